@@ -1,0 +1,88 @@
+#include "base/thread_pool.h"
+
+#include <algorithm>
+
+namespace pplda {
+
+ThreadPool::ThreadPool(int num_threads) {
+  if (num_threads <= 0) {
+    num_threads = std::max(1u, std::thread::hardware_concurrency());
+  }
+  for (int w = 1; w < num_threads; ++w) {
+    workers_.emplace_back([this, w] { WorkerLoop(w); });
+  }
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  work_cv_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+void ThreadPool::ParallelFor(size_t n, const RangeFn& fn) {
+  ParallelForChunks(n, static_cast<size_t>(num_threads()), fn);
+}
+
+void ThreadPool::ParallelForChunks(size_t n, size_t chunks, const RangeFn& fn) {
+  if (n == 0) return;
+  chunks = std::clamp<size_t>(chunks, 1, n);
+  if (chunks == 1 || workers_.empty()) {
+    for (size_t c = 0; c < chunks; ++c) {
+      fn(c * n / chunks, (c + 1) * n / chunks, 0);
+    }
+    return;
+  }
+  std::lock_guard<std::mutex> run_lock(run_mu_);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    fn_ = &fn;
+    n_ = n;
+    chunks_ = chunks;
+    next_chunk_ = 0;
+    chunks_done_ = 0;
+    ++generation_;
+  }
+  work_cv_.notify_all();
+  RunTasks(0);
+  std::unique_lock<std::mutex> lock(mu_);
+  done_cv_.wait(lock, [this] { return chunks_done_ == chunks_; });
+  fn_ = nullptr;
+}
+
+void ThreadPool::RunTasks(int worker) {
+  while (true) {
+    size_t c;
+    const RangeFn* fn;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (fn_ == nullptr || next_chunk_ >= chunks_) return;
+      c = next_chunk_++;
+      fn = fn_;
+    }
+    (*fn)(c * n_ / chunks_, (c + 1) * n_ / chunks_, worker);
+    bool last;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      last = (++chunks_done_ == chunks_);
+    }
+    if (last) done_cv_.notify_all();
+  }
+}
+
+void ThreadPool::WorkerLoop(int worker) {
+  unsigned long seen = 0;
+  while (true) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      work_cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+    }
+    RunTasks(worker);
+  }
+}
+
+}  // namespace pplda

@@ -1,0 +1,26 @@
+# Every dependency comes from Debian bookworm packages, installed by
+# deploy/install-deps.sh.
+set(THREADS_PREFER_PTHREAD_FLAG ON)
+find_package(Threads REQUIRED)
+find_package(PkgConfig REQUIRED)
+find_package(absl CONFIG REQUIRED)
+find_package(fmt CONFIG REQUIRED)
+find_package(spdlog CONFIG REQUIRED)
+find_package(nlohmann_json CONFIG REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)
+pkg_check_modules(GMP REQUIRED IMPORTED_TARGET gmp gmpxx)
+pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium)
+
+find_path(STEMMER_INCLUDE_DIR libstemmer.h REQUIRED)
+find_library(STEMMER_LIBRARY stemmer REQUIRED)
+add_library(pplda_stemmer INTERFACE)
+target_include_directories(pplda_stemmer INTERFACE ${STEMMER_INCLUDE_DIR})
+target_link_libraries(pplda_stemmer INTERFACE ${STEMMER_LIBRARY})
+add_library(Stemmer::stemmer ALIAS pplda_stemmer)
+
+if(PPLDA_BUILD_TESTS)
+  find_package(GTest CONFIG REQUIRED)
+endif()
+if(PPLDA_BUILD_BENCHMARKS)
+  find_package(benchmark CONFIG REQUIRED)
+endif()

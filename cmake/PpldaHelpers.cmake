@@ -1,0 +1,35 @@
+# pplda_library(<folder> SOURCES ... DEPS ...): the pplda::<folder> target.
+function(pplda_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(pplda_${name} ${ARG_SOURCES})
+  add_library(pplda::${name} ALIAS pplda_${name})
+  target_include_directories(pplda_${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(pplda_${name} PUBLIC ${ARG_DEPS})
+endfunction()
+
+# pplda_test(<name> SOURCES ... DEPS ... [LABELS ...]): a GoogleTest binary
+# whose cases are registered one by one with ctest (label "unit" unless told).
+function(pplda_test name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
+  if(NOT ARG_LABELS)
+    set(ARG_LABELS unit)
+  endif()
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gmock GTest::gtest_main)
+  gtest_discover_tests(${name}
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+    PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
+    DISCOVERY_TIMEOUT 60)
+endfunction()
+
+# pplda_benchmark(<name> SOURCES ... DEPS ...): a Google Benchmark binary.
+function(pplda_benchmark name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  if(PPLDA_BUILD_BENCHMARKS)
+    add_executable(${name} ${ARG_SOURCES})
+    target_link_libraries(${name} PRIVATE ${ARG_DEPS} benchmark::benchmark)
+  endif()
+endfunction()

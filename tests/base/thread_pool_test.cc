@@ -1,0 +1,48 @@
+#include "base/thread_pool.h"
+
+#include <atomic>
+#include <numeric>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace pplda {
+namespace {
+
+TEST(ThreadPoolTest, CoversEveryIndexExactlyOnce) {
+  for (int threads : {1, 2, 3}) {
+    ThreadPool pool(threads);
+    for (size_t n : {0u, 1u, 2u, 7u, 1000u}) {
+      std::vector<std::atomic<int>> hits(n);
+      pool.ParallelFor(n, [&](size_t b, size_t e, int w) {
+        EXPECT_GE(w, 0);
+        EXPECT_LT(w, pool.num_threads());
+        for (size_t i = b; i < e; ++i) hits[i]++;
+      });
+      for (size_t i = 0; i < n; ++i) EXPECT_EQ(hits[i].load(), 1) << i;
+    }
+  }
+}
+
+TEST(ThreadPoolTest, ChunksAreDeterministicAndDisjoint) {
+  ThreadPool pool(2);
+  std::vector<long> sums(10, 0);
+  pool.ParallelForChunks(1000, 10, [&](size_t b, size_t e, int) {
+    long s = 0;
+    for (size_t i = b; i < e; ++i) s += static_cast<long>(i);
+    sums[b * 10 / 1000] = s;
+  });
+  EXPECT_EQ(std::accumulate(sums.begin(), sums.end(), 0L), 999L * 1000 / 2);
+}
+
+TEST(ThreadPoolTest, ManyConsecutiveRuns) {
+  ThreadPool pool(2);
+  std::atomic<long> total{0};
+  for (int r = 0; r < 500; ++r) {
+    pool.ParallelFor(4, [&](size_t b, size_t e, int) { total += static_cast<long>(e - b); });
+  }
+  EXPECT_EQ(total.load(), 2000);
+}
+
+}  // namespace
+}  // namespace pplda
