@@ -1,0 +1,97 @@
+#include "cli/input_flags.h"
+
+#include "base/status_macros.h"
+#include "spdlog/spdlog.h"
+
+namespace pplda::cli {
+
+void AddInputFlags(CLI::App* app, InputFlags* f, bool input_required) {
+  auto* in = app->add_option("--input,-i", f->input,
+                             "Documents: a folder (one document per .txt file, recursive), a file "
+                             "(one document per line), a UCI docword file, or a folder written by "
+                             "`pplda prepare`");
+  if (input_required) in->required();
+  app->add_option("--format", f->format, "Input format: auto, folder, lines, uci")
+      ->capture_default_str();
+  app->add_option("--split", f->split,
+                  "Cut files into documents: none, paragraphs (blank-line separated), "
+                  "sentences (windows of whole sentences)")
+      ->capture_default_str();
+  app->add_option("--window-words", f->read.window_words,
+                  "Words per sentence window with --split sentences")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  app->add_option("--uci-vocab", f->uci_vocab,
+                  "UCI vocabulary file (default: vocab.X.txt next to docword.X.txt)");
+  auto& p = f->preprocess;
+  app->add_flag("--no-preprocess", f->no_preprocess,
+                "Keep whitespace-separated tokens exactly as given (no filtering at all)");
+  app->add_option("--stopwords", p.stopwords_path,
+                  "Stop-word file, one word per line (default: the bundled English list)");
+  app->add_flag("--keep-stopwords", f->keep_stopwords, "Do not remove stop words");
+  app->add_option("--min-length", p.min_length, "Shortest token kept (characters)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  app->add_option("--max-length", p.max_length, "Longest token kept (characters)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  app->add_option("--min-df", p.min_df, "Drop terms in fewer than this many documents")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 30));
+  app->add_option("--max-df", p.max_df,
+                  "Drop terms in more than this fraction of documents (0 < x <= 1)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  app->add_flag("--stem", p.stem, "Snowball-stem tokens");
+  app->add_option("--stem-language", p.stem_language, "Snowball language")
+      ->capture_default_str();
+  app->add_option("--max-tokens", p.max_tokens_per_doc,
+                  "Keep at most this many tokens per document (0 = no cap)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1 << 30));
+}
+
+absl::StatusOr<lda::ReadOptions> ReadOptionsFrom(const InputFlags& f) {
+  lda::ReadOptions options = f.read;
+  ASSIGN_OR_RETURN(options.format, lda::ParseInputFormat(f.format));
+  ASSIGN_OR_RETURN(options.split, lda::ParseSplitMode(f.split));
+  options.uci_vocab_path = f.uci_vocab;
+  return options;
+}
+
+lda::PreprocessOptions PreprocessOptionsFrom(const InputFlags& f) {
+  lda::PreprocessOptions options = f.preprocess;
+  options.enabled = !f.no_preprocess;
+  if (f.keep_stopwords) options.remove_stopwords = false;
+  return options;
+}
+
+absl::StatusOr<lda::RawCorpus> ReadInput(const InputFlags& f, bool quiet) {
+  ASSIGN_OR_RETURN(lda::ReadOptions options, ReadOptionsFrom(f));
+  ASSIGN_OR_RETURN(lda::RawCorpus raw, lda::ReadDocuments(f.input, options));
+  const auto& r = raw.report;
+  if (!quiet) {
+    for (const auto& w : r.warnings) spdlog::warn("{}", w);
+    spdlog::info("read {} documents from {} files ({} bytes) in {}; skipped {} empty, {} non-.txt",
+                 r.documents, r.files, r.bytes, f.input, r.skipped_empty, r.skipped_non_txt);
+  }
+  if (raw.documents.empty()) {
+    return absl::InvalidArgumentError("no documents found in " + f.input);
+  }
+  return raw;
+}
+
+void LogPreprocessReport(const lda::PreprocessReport& r, bool quiet) {
+  if (quiet) return;
+  for (const auto& w : r.warnings) spdlog::warn("{}", w);
+  spdlog::info(
+      "preprocessing kept {} of {} documents ({} empty after preprocessing), {} of {} tokens, "
+      "{} of {} terms after document-frequency filtering",
+      r.documents_out, r.documents_in, r.dropped_empty, r.tokens_out, r.tokens_in,
+      r.terms_after_df, r.terms_before_df);
+  if (r.unknown_tokens > 0) {
+    spdlog::info("{} tokens were not in the model's vocabulary and were dropped", r.unknown_tokens);
+  }
+}
+
+}  // namespace pplda::cli

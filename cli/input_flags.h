@@ -1,0 +1,44 @@
+// The input and preprocessing options shared by every subcommand that reads
+// documents (--input, --format, --split, --no-preprocess, ...), and loading a
+// corpus from them with a summary of what was read, skipped and dropped.
+#ifndef PPLDA_CLI_INPUT_FLAGS_H_
+#define PPLDA_CLI_INPUT_FLAGS_H_
+
+#include <string>
+
+#include "CLI/CLI.hpp"
+#include "absl/status/statusor.h"
+#include "lda/document_reader.h"
+#include "lda/preprocessor.h"
+#include "lda/prepared_corpus.h"
+
+namespace pplda::cli {
+
+struct InputFlags {
+  std::string input;
+  std::string format = "auto";
+  std::string split = "none";
+  std::string uci_vocab;
+  lda::ReadOptions read;             // defaults of the reader
+  lda::PreprocessOptions preprocess; // defaults of the preprocessor
+  bool no_preprocess = false;
+  bool keep_stopwords = false;
+};
+
+// Adds --input (required unless `input_required` is false) and the rest.
+void AddInputFlags(CLI::App* app, InputFlags* flags, bool input_required = true);
+
+// Reader and preprocessing options from the flags (validated).
+absl::StatusOr<lda::ReadOptions> ReadOptionsFrom(const InputFlags& flags);
+lda::PreprocessOptions PreprocessOptionsFrom(const InputFlags& flags);
+
+// Reads the raw documents named by --input and logs a one-line summary
+// (and the reader's warnings) unless quiet.
+absl::StatusOr<lda::RawCorpus> ReadInput(const InputFlags& flags, bool quiet);
+
+// Logs what preprocessing kept and dropped.
+void LogPreprocessReport(const lda::PreprocessReport& report, bool quiet);
+
+}  // namespace pplda::cli
+
+#endif  // PPLDA_CLI_INPUT_FLAGS_H_

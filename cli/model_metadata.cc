@@ -1,0 +1,72 @@
+#include "cli/model_metadata.h"
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+
+#ifndef PPLDA_VERSION
+#define PPLDA_VERSION "unknown"
+#endif
+
+namespace pplda::cli {
+
+nlohmann::json PreprocessingInfo(const InputFlags& flags, const lda::PreprocessReport& r) {
+  lda::PreprocessOptions p = PreprocessOptionsFrom(flags);
+  nlohmann::json info = {
+      {"format", flags.format},
+      {"split", flags.split},
+      {"preprocess", p.enabled},
+      {"documents_read", r.documents_in},
+      {"documents_dropped_empty", r.dropped_empty},
+      {"tokens_read", r.tokens_in},
+  };
+  if (flags.split == "sentences") info["window_words"] = flags.read.window_words;
+  if (p.enabled) {
+    info["preprocessing"] = {{"lowercase", true},
+                             {"alphabetic_only", true},
+                             {"stopwords", p.remove_stopwords
+                                               ? (p.stopwords_path.empty() ? "bundled-english"
+                                                                           : p.stopwords_path)
+                                               : "none"},
+                             {"min_length", p.min_length},
+                             {"max_length", p.max_length},
+                             {"min_df", p.min_df},
+                             {"max_df", p.max_df},
+                             {"stem", p.stem ? p.stem_language : "none"},
+                             {"max_tokens_per_document", p.max_tokens_per_doc}};
+  }
+  return info;
+}
+
+void AddStandardMetadata(nlohmann::json* metadata, const nlohmann::json& training,
+                         const nlohmann::json& corpus) {
+  nlohmann::json& m = *metadata;
+  if (!m.is_object()) m = nlohmann::json::object();
+  m["pplda_version"] = PPLDA_VERSION;
+  m["created"] = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone());
+  m["training"] = training;
+  m["corpus"] = corpus;
+  m["privacy"] = {
+      {"setting", "plaintext"},
+      {"leakage",
+       "Trained in plaintext by one party on its own documents: the topic-term counts are exact "
+       "and no privacy protection was applied."},
+      {"differential_privacy", nullptr},
+      {"epsilon", nullptr},
+      {"delta", nullptr}};
+}
+
+std::string PerplexityMethod(const lda::PerplexityOptions& o) {
+  return absl::StrFormat(
+      "document completion: theta of each held-out document estimated by %d Gibbs sweeps "
+      "(burn-in %d) on half of its tokens with the model fixed, perplexity over the other half",
+      o.sweeps, o.burn_in);
+}
+
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  return "\"" + absl::StrReplaceAll(s, {{"\"", "\"\""}}) + "\"";
+}
+
+}  // namespace pplda::cli

@@ -1,0 +1,183 @@
+// `pplda train`: fits an LDA model with the plaintext collapsed Gibbs
+// samplers on a prepared folder or raw documents, writes the model JSON and,
+// when the input has a test set, reports held-out perplexity and coherence.
+#include <chrono>
+#include <fstream>
+#include <memory>
+
+#include "absl/strings/str_format.h"
+#include "base/status_macros.h"
+#include "cli/command.h"
+#include "cli/input_flags.h"
+#include "cli/model_metadata.h"
+#include "lda/collapsed_gibbs_sampler.h"
+#include "lda/metrics.h"
+#include "lda/model_file.h"
+#include "spdlog/spdlog.h"
+
+namespace pplda::cli {
+namespace {
+
+struct TrainFlags {
+  InputFlags input;
+  lda::SamplerOptions sampler;
+  std::string sampler_kind = "standard";
+  int iterations = 500;
+  std::string out = "model.json";
+  std::string mixtures_out;
+  int eval_sweeps = 50;
+};
+
+// The training corpus, and a held-out one when the input was prepared.
+struct TrainingData {
+  lda::Corpus train;
+  lda::Corpus test;
+  nlohmann::json corpus_info;
+};
+
+absl::StatusOr<TrainingData> LoadTrainingData(const InputFlags& f, bool quiet) {
+  TrainingData data;
+  if (lda::IsPreparedCorpusDir(f.input)) {
+    ASSIGN_OR_RETURN(lda::PreparedCorpus prepared, lda::ReadPreparedCorpus(f.input));
+    data.train = std::move(prepared.train);
+    data.test = std::move(prepared.test);
+    data.corpus_info = prepared.stats;
+  } else {
+    ASSIGN_OR_RETURN(lda::RawCorpus raw, ReadInput(f, quiet));
+    lda::PreprocessReport report;
+    ASSIGN_OR_RETURN(data.train, lda::BuildCorpus(raw, PreprocessOptionsFrom(f), &report));
+    LogPreprocessReport(report, quiet);
+    data.corpus_info = PreprocessingInfo(f, report);
+  }
+  data.corpus_info["input"] = f.input;
+  data.corpus_info["train_documents"] = data.train.num_documents();
+  data.corpus_info["train_tokens"] = data.train.num_tokens();
+  data.corpus_info["vocabulary_size"] = data.train.vocabulary.size();
+  if (data.train.num_tokens() == 0) {
+    return absl::InvalidArgumentError("no tokens left to train on in " + f.input +
+                                      " (check the preprocessing options)");
+  }
+  return data;
+}
+
+absl::Status WriteMixtures(const std::vector<std::vector<double>>& theta,
+                           const lda::Corpus& corpus, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) return absl::NotFoundError("cannot write topic mixtures to " + path);
+  out << "document";
+  for (size_t k = 0; k < (theta.empty() ? 0 : theta[0].size()); ++k) out << ",topic_" << k;
+  out << "\n";
+  for (size_t m = 0; m < theta.size(); ++m) {
+    out << CsvField(corpus.documents[m].name);
+    for (double p : theta[m]) out << absl::StrFormat(",%.6g", p);
+    out << "\n";
+  }
+  if (!out) return absl::DataLossError("error while writing " + path);
+  return absl::OkStatus();
+}
+
+absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
+  ASSIGN_OR_RETURN(TrainingData data, LoadTrainingData(f.input, g.quiet));
+  if (!g.quiet) {
+    spdlog::info("training {} sampler: {} documents, {} tokens, {} terms, K={}, {} iterations",
+                 f.sampler_kind, data.train.num_documents(), data.train.num_tokens(),
+                 data.train.vocabulary.size(), f.sampler.num_topics, f.iterations);
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<lda::LdaSampler> sampler,
+                   lda::CreateSampler(f.sampler_kind, data.train, f.sampler));
+  auto start = std::chrono::steady_clock::now();
+  nlohmann::json trace = nlohmann::json::array();
+  const double tokens = static_cast<double>(data.train.num_tokens());
+  const int trace_every = std::max(1, f.iterations / 20);
+  {
+    ProgressReporter progress("train", f.iterations, "iterations", g.progress_mode());
+    std::string detail;
+    for (int it = 1; it <= f.iterations; ++it) {
+      sampler->RunIteration();
+      if (it % trace_every == 0 || it == f.iterations) {
+        double ll = sampler->LogLikelihood() / tokens;
+        trace.push_back({it, ll});
+        detail = absl::StrFormat("log-likelihood/token %.4f", ll);
+      }
+      progress.Update(it, detail);
+    }
+    progress.Finish(detail);
+  }
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  lda::LdaModel model = sampler->Model();
+  nlohmann::json training = {{"mode", "plaintext"},
+                             {"sampler", f.sampler_kind},
+                             {"iterations", f.iterations},
+                             {"seed", f.sampler.seed},
+                             {"threads", f.sampler.threads},
+                             {"seconds", seconds},
+                             {"tokens_per_second", tokens * f.iterations / seconds},
+                             {"log_likelihood_per_token_trace", trace}};
+  AddStandardMetadata(&model.metadata, training, data.corpus_info);
+
+  if (data.test.num_documents() > 0) {
+    lda::PerplexityOptions eval;
+    eval.sweeps = f.eval_sweeps;
+    eval.seed = f.sampler.seed;
+    eval.threads = f.sampler.threads;
+    ASSIGN_OR_RETURN(double perplexity, lda::HeldOutPerplexity(model, data.test, eval));
+    ASSIGN_OR_RETURN(lda::CoherenceResult coherence, lda::UMassCoherence(model, data.train, 10));
+    model.metadata["evaluation"] = {{"held_out_perplexity", perplexity},
+                                    {"umass_coherence_top10", coherence.mean},
+                                    {"test_documents", data.test.num_documents()},
+                                    {"test_tokens", data.test.num_tokens()},
+                                    {"method", PerplexityMethod(eval)}};
+    std::printf("held-out perplexity %.2f (%d test documents), UMass coherence %.3f\n", perplexity,
+                data.test.num_documents(), coherence.mean);
+  }
+  RETURN_IF_ERROR(lda::WriteModelFile(model, f.out));
+  if (!f.mixtures_out.empty()) {
+    RETURN_IF_ERROR(WriteMixtures(sampler->DocumentTopicMixtures(), data.train, f.mixtures_out));
+  }
+  std::printf("trained K=%d on %lld tokens in %.1f s; model written to %s\n",
+              f.sampler.num_topics, static_cast<long long>(data.train.num_tokens()), seconds,
+              f.out.c_str());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) {
+  auto flags = std::make_shared<TrainFlags>();
+  CLI::App* app = root.add_subcommand("train", "Train a topic model (plaintext, one party)");
+  AddInputFlags(app, &flags->input);
+  app->add_option("--topics,-k", flags->sampler.num_topics, "Number of topics K")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  app->add_option("--iterations,-n", flags->iterations, "Gibbs iterations")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000000));
+  app->add_option("--sampler", flags->sampler_kind,
+                  "standard (sequential collapsed Gibbs) or batched (the secure protocol's twin)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"standard", "batched"}));
+  app->add_option("--alpha", flags->sampler.alpha, "Document-topic Dirichlet prior")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app->add_option("--beta", flags->sampler.beta, "Topic-term Dirichlet prior")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app->add_option("--seed", flags->sampler.seed, "Random seed (runs are deterministic given "
+                                                 "the seed and the thread count)")
+      ->capture_default_str();
+  app->add_option("--threads", flags->sampler.threads, "Threads (0 = all cores)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1024));
+  app->add_option("--out,-o", flags->out, "Model file to write (JSON)")->capture_default_str();
+  app->add_option("--mixtures", flags->mixtures_out,
+                  "Also write each training document's topic mixture to this CSV file");
+  app->add_option("--eval-sweeps", flags->eval_sweeps,
+                  "Gibbs sweeps per held-out document for perplexity (document completion)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  app->callback([flags, &globals, run] { *run = [flags, &globals] { return RunTrain(*flags, globals); }; });
+}
+
+}  // namespace pplda::cli

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The project's test command: installs what is needed, builds, and runs every
+# test (unit and statistical) with ctest. This is what .ci/run calls.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./deploy/build.sh
+ctest --test-dir build --output-on-failure -j "${PPLDA_JOBS:-$(nproc)}" --timeout 900
