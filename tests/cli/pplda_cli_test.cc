@@ -1,0 +1,158 @@
+// Runs the real `pplda` binary on tiny corpora written by the test: the
+// prepare -> train -> topics -> evaluate pipeline, and the error paths a
+// user meets (missing input, bad options, malformed model file).
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "lda/model_file.h"
+#include "nlohmann/json.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+struct RunResult {
+  int exit_code;
+  std::string output;  // stdout and stderr
+};
+
+RunResult Run(const std::string& args) {
+  std::string cmd = std::string(PPLDA_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+  int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+class PpldaCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) /
+           ("pplda_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "docs");
+    // Two clearly separated themes, 12 documents each.
+    for (int i = 0; i < 24; ++i) {
+      std::ofstream f(dir_ / "docs" / ("doc" + std::to_string(100 + i) + ".txt"));
+      if (i % 2 == 0) {
+        f << "river water boat fishing river water boat fishing harbour sailing harbour\n";
+      } else {
+        f << "election senate voting ballot election senate voting ballot congress law\n";
+      }
+    }
+  }
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+TEST_F(PpldaCliTest, PrepareTrainTopicsEvaluate) {
+  auto prep = Run("--quiet prepare --input " + Path("docs") + " --min-df 1 --max-df 1.0 --out " +
+                  Path("prepared"));
+  ASSERT_EQ(prep.exit_code, 0) << prep.output;
+  EXPECT_THAT(prep.output, HasSubstr("prepared"));
+  auto train = Run("--quiet train --input " + Path("prepared") +
+                   " --topics 2 --iterations 50 --seed 7 --threads 1 --out " + Path("model.json") +
+                   " --mixtures " + Path("mix.csv"));
+  ASSERT_EQ(train.exit_code, 0) << train.output;
+  EXPECT_THAT(train.output, HasSubstr("held-out perplexity"));
+
+  auto model = pplda::lda::ReadModelFile(Path("model.json"));
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->num_topics, 2);
+  EXPECT_DOUBLE_EQ(model->alpha, 0.1);
+  EXPECT_DOUBLE_EQ(model->beta, 0.01);
+  EXPECT_EQ(model->metadata["training"]["iterations"], 50);
+  EXPECT_EQ(model->metadata["training"]["seed"], 7);
+  EXPECT_TRUE(model->metadata["privacy"].contains("leakage"));
+  EXPECT_TRUE(model->metadata["evaluation"].contains("held_out_perplexity"));
+
+  auto topics = Run("topics --model " + Path("model.json") + " --top 4 --json");
+  ASSERT_EQ(topics.exit_code, 0) << topics.output;
+  auto json = nlohmann::json::parse(topics.output);
+  ASSERT_EQ(json["topics"].size(), 2u);
+  // Each topic's top words come from one theme only.
+  for (const auto& topic : json["topics"]) {
+    std::string first = topic["top_words"][0]["term"];
+    bool water = first == "river" || first == "water" || first == "boat" || first == "fishing" ||
+                 first == "harbour" || first == "sailing";
+    for (const auto& w : topic["top_words"]) {
+      std::string term = w["term"];
+      bool w_water = term == "river" || term == "water" || term == "boat" || term == "fishing" ||
+                     term == "harbour" || term == "sailing";
+      EXPECT_EQ(w_water, water) << topics.output;
+    }
+  }
+  auto eval = Run("--quiet evaluate --model " + Path("model.json") + " --input " +
+                  Path("prepared") + " --json");
+  ASSERT_EQ(eval.exit_code, 0) << eval.output;
+  auto figures = nlohmann::json::parse(eval.output);
+  // Two well-separated themes of 6 words each: perplexity close to 6, far below V = 13.
+  EXPECT_LT(figures["held_out_perplexity"].get<double>(), 9.0);
+  EXPECT_GT(figures["held_out_perplexity"].get<double>(), 3.0);
+
+  std::ifstream mix(Path("mix.csv"));
+  std::string header;
+  std::getline(mix, header);
+  EXPECT_EQ(header, "document,topic_0,topic_1");
+}
+
+TEST_F(PpldaCliTest, TrainDirectlyFromRawFolderIsDeterministic) {
+  std::string common = "--quiet train --input " + Path("docs") +
+                       " --min-df 1 --max-df 1.0 --topics 2 --iterations 20 --threads 2 --seed 3";
+  ASSERT_EQ(Run(common + " --out " + Path("a.json")).exit_code, 0);
+  ASSERT_EQ(Run(common + " --out " + Path("b.json")).exit_code, 0);
+  auto a = pplda::lda::ReadModelFile(Path("a.json"));
+  auto b = pplda::lda::ReadModelFile(Path("b.json"));
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->topic_term_counts, b->topic_term_counts);
+}
+
+TEST_F(PpldaCliTest, MissingInputIsAClearError) {
+  auto r = Run("train --input " + Path("nope") + " --topics 2 --out " + Path("m.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("nope"));
+  EXPECT_FALSE(fs::exists(Path("m.json")));
+}
+
+TEST_F(PpldaCliTest, BadOptionValuesAreRejected) {
+  EXPECT_NE(Run("train --input " + Path("docs") + " --topics 0").exit_code, 0);
+  EXPECT_NE(Run("train --input " + Path("docs") + " --sampler fancy").exit_code, 0);
+  EXPECT_NE(Run("train --input " + Path("docs") + " --alpha -1").exit_code, 0);
+  auto r = Run("train --input " + Path("docs") + " --format xml");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("xml"));
+  EXPECT_NE(Run("frobnicate").exit_code, 0);
+}
+
+TEST_F(PpldaCliTest, MalformedModelFileIsAClearError) {
+  std::ofstream(Path("bad.json")) << "{\"vocabulary\": [\"a\"], \"alpha\": 0.1}";
+  auto r = Run("topics --model " + Path("bad.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("bad.json"));
+}
+
+TEST_F(PpldaCliTest, EvaluateRejectsAModelFromAnotherVocabulary) {
+  ASSERT_EQ(Run("--quiet prepare --input " + Path("docs") + " --min-df 1 --max-df 1.0 --out " +
+                Path("prepared")).exit_code, 0);
+  ASSERT_EQ(Run("--quiet train --input " + Path("docs") +
+                " --min-df 1 --max-df 1.0 --keep-stopwords --min-length 1 --topics 2 "
+                "--iterations 5 --out " + Path("m.json")).exit_code, 0);
+  std::ofstream(dir_ / "docs" / "extra.txt") << "zebra giraffe";
+  ASSERT_EQ(Run("--quiet train --input " + Path("docs") +
+                " --min-df 1 --max-df 1.0 --topics 2 --iterations 5 --out " + Path("m2.json"))
+                .exit_code, 0);
+  auto r = Run("evaluate --model " + Path("m2.json") + " --input " + Path("prepared"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("vocabulary"));
+}
+
+}  // namespace
