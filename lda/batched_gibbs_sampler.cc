@@ -1,0 +1,220 @@
+#include "lda/batched_gibbs_sampler.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "base/status_macros.h"
+#include "lda/random.h"
+
+namespace pplda::lda {
+namespace {
+
+// Draws new topics for the tokens of one document at a time against fixed
+// counts (notation of the header; buckets s, r, q for k != z_i plus the
+// exact weight of k = z_i).
+class BatchedDocumentSampler {
+ public:
+  BatchedDocumentSampler(const TermTopicCounts& counts, const std::vector<int64_t>& totals,
+                         const std::vector<double>& denom_inv, double s_total, double alpha,
+                         double beta)
+      : counts_(counts), totals_(totals), denom_inv_(denom_inv), k_(counts.num_topics()),
+        alpha_(alpha), beta_(beta), v_beta_(counts.num_terms() * beta),
+        alpha_beta_(alpha * beta), s_total_(s_total), coef_(k_), r_(k_, 0.0), q_weight_(k_),
+        doc_topics_(k_) {
+    for (int k = 0; k < k_; ++k) coef_[k] = alpha_ * denom_inv_[k];
+  }
+
+  // New topics for `tokens` written into `z`; `ndk` (the document's counts
+  // at the start of the iteration) is only read.
+  void Document(const std::vector<TermId>& tokens, std::vector<int>& z, const int32_t* ndk,
+                Rng& rng) {
+    r_total_ = 0;
+    num_doc_topics_ = 0;
+    for (int k = 0; k < k_; ++k) {
+      if (ndk[k] == 0) continue;
+      doc_topics_[num_doc_topics_++] = k;
+      r_[k] = ndk[k] * beta_ * denom_inv_[k];
+      r_total_ += r_[k];
+      coef_[k] = (ndk[k] + alpha_) * denom_inv_[k];
+    }
+    for (size_t i = 0; i < tokens.size(); ++i) z[i] = Draw(tokens[i], z[i], ndk, rng);
+    for (int j = 0; j < num_doc_topics_; ++j) {
+      const int k = doc_topics_[j];
+      coef_[k] = alpha_ * denom_inv_[k];
+      r_[k] = 0;
+    }
+  }
+
+ private:
+  int Draw(TermId t, int z, const int32_t* ndk, Rng& rng) {
+    if (k_ == 1) return 0;
+    const int32_t* row = counts_.row(t);
+    const double w_self = (row[z] - 1 + beta_) * (ndk[z] - 1 + alpha_) /
+                          (static_cast<double>(totals_[z]) - 1 + v_beta_);
+    const std::span<const int32_t> topics = counts_.nonzero_topics(t);
+    double q = 0;
+    for (size_t j = 0; j < topics.size(); ++j) {
+      const int k = topics[j];
+      const double w = k == z ? 0.0 : row[k] * coef_[k];
+      q_weight_[j] = w;
+      q += w;
+    }
+    const double r = num_doc_topics_ == 1 ? 0.0 : std::max(0.0, r_total_ - r_[z]);
+    const double s = std::max(0.0, s_total_ - alpha_beta_ * denom_inv_[z]);
+    double u = rng.Uniform() * (w_self + q + r + s);
+    if (u < w_self) return z;
+    u -= w_self;
+    if (u < q) return DrawTermBucket(topics, u);
+    u -= q;
+    if (u < r) return DrawDocumentBucket(z, u);
+    return DrawSmoothingBucket(z, std::max(0.0, u - r));
+  }
+
+  int DrawTermBucket(std::span<const int32_t> topics, double u) const {
+    int last = -1;
+    for (size_t j = 0; j < topics.size(); ++j) {
+      if (q_weight_[j] <= 0) continue;
+      last = topics[j];
+      u -= q_weight_[j];
+      if (u < 0) break;
+    }
+    return last;
+  }
+
+  int DrawDocumentBucket(int z, double u) const {
+    int last = -1;
+    for (int j = 0; j < num_doc_topics_; ++j) {
+      const int k = doc_topics_[j];
+      if (k == z) continue;
+      last = k;
+      u -= r_[k];
+      if (u < 0) break;
+    }
+    return last;
+  }
+
+  int DrawSmoothingBucket(int z, double u) const {
+    int last = -1;
+    for (int k = 0; k < k_; ++k) {
+      if (k == z) continue;
+      last = k;
+      u -= alpha_beta_ * denom_inv_[k];
+      if (u < 0) break;
+    }
+    return last;
+  }
+
+  const TermTopicCounts& counts_;
+  const std::vector<int64_t>& totals_;
+  const std::vector<double>& denom_inv_;
+  const int k_;
+  const double alpha_, beta_, v_beta_, alpha_beta_, s_total_;
+  std::vector<double> coef_;      // (n_m(k) + alpha) / (n_k + V beta)
+  std::vector<double> r_;         // r_k of the current document
+  std::vector<double> q_weight_;  // q_k of the current term's topics (0 for z_i)
+  std::vector<int32_t> doc_topics_;
+  int32_t num_doc_topics_ = 0;
+  double r_total_ = 0;
+};
+
+}  // namespace
+
+BatchedGibbsSampler::BatchedGibbsSampler(const Corpus& corpus, const SamplerOptions& options,
+                                         GibbsState state)
+    : LdaSampler(corpus, options, std::move(state)) {}
+
+absl::StatusOr<std::unique_ptr<BatchedGibbsSampler>> BatchedGibbsSampler::Create(
+    const Corpus& corpus, const SamplerOptions& options) {
+  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, nullptr));
+  return std::unique_ptr<BatchedGibbsSampler>(
+      new BatchedGibbsSampler(corpus, options, std::move(state)));
+}
+
+absl::StatusOr<std::unique_ptr<BatchedGibbsSampler>> BatchedGibbsSampler::Create(
+    const Corpus& corpus, const SamplerOptions& options,
+    std::vector<std::vector<int>> initial_topics) {
+  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, &initial_topics));
+  return std::unique_ptr<BatchedGibbsSampler>(
+      new BatchedGibbsSampler(corpus, options, std::move(state)));
+}
+
+std::string_view BatchedGibbsSampler::parallel_scheme() const {
+  return "documents in parallel against the iteration's start counts (exact)";
+}
+
+void BatchedGibbsSampler::SampleDocuments(size_t begin, size_t end,
+                                          const std::vector<double>& denom_inv,
+                                          double s_total) {
+  BatchedDocumentSampler sampler(state_.term_topic, state_.topic_totals, denom_inv, s_total,
+                                 options_.alpha, options_.beta);
+  for (size_t m = begin; m < end; ++m) {
+    const int32_t doc = static_cast<int32_t>(m);
+    Rng rng = Rng::ForStream(options_.seed,
+                             kBatchedStreams | static_cast<uint64_t>(iterations_done_), m);
+    sampler.Document(state_.tokens[m], state_.z[m], state_.doc_row(doc), rng);
+    int32_t* ndk = state_.doc_row(doc);
+    for (size_t i = 0; i < state_.z[m].size(); ++i) {
+      --ndk[previous_z_[m][i]];
+      ++ndk[state_.z[m][i]];
+    }
+  }
+}
+
+void BatchedGibbsSampler::UpdateTopicTermCounts() {
+  for (int32_t m = 0; m < state_.num_documents(); ++m) {
+    for (size_t i = 0; i < state_.z[m].size(); ++i) {
+      const int before = previous_z_[m][i];
+      const int after = state_.z[m][i];
+      if (before == after) continue;
+      const TermId t = state_.tokens[m][i];
+      state_.term_topic.Decrement(t, before);
+      state_.term_topic.Increment(t, after);
+      --state_.topic_totals[before];
+      ++state_.topic_totals[after];
+    }
+  }
+}
+
+void BatchedGibbsSampler::RunIteration() {
+  const int k_topics = state_.num_topics;
+  const double v_beta = state_.num_terms * options_.beta;
+  std::vector<double> denom_inv(k_topics);
+  double s_total = 0;
+  for (int k = 0; k < k_topics; ++k) {
+    denom_inv[k] = 1.0 / (static_cast<double>(state_.topic_totals[k]) + v_beta);
+    s_total += options_.alpha * options_.beta * denom_inv[k];
+  }
+  previous_z_ = state_.z;
+  const size_t docs = static_cast<size_t>(state_.num_documents());
+  auto sample = [&](size_t begin, size_t end, int) {
+    SampleDocuments(begin, end, denom_inv, s_total);
+  };
+  if (pool_ == nullptr) {
+    sample(0, docs, 0);
+  } else {
+    pool_->ParallelForChunks(docs, static_cast<size_t>(4 * num_threads_), sample);
+  }
+  UpdateTopicTermCounts();
+  ++iterations_done_;
+}
+
+std::vector<double> BatchedGibbsSampler::TokenConditional(int doc, int pos) const {
+  const int k_topics = state_.num_topics;
+  const double v_beta = state_.num_terms * options_.beta;
+  const TermId t = state_.tokens[doc][pos];
+  const int z = state_.z[doc][pos];
+  const int32_t* ndk = state_.doc_row(doc);
+  std::vector<double> p(k_topics);
+  double total = 0;
+  for (int k = 0; k < k_topics; ++k) {
+    const int self = k == z ? 1 : 0;
+    p[k] = (state_.term_topic.count(t, k) - self + options_.beta) *
+           (ndk[k] - self + options_.alpha) /
+           (static_cast<double>(state_.topic_totals[k]) - self + v_beta);
+    total += p[k];
+  }
+  for (double& x : p) x /= total;
+  return p;
+}
+
+}  // namespace pplda::lda

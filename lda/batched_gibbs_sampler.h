@@ -1,0 +1,68 @@
+// The batched collapsed Gibbs sampler: the plaintext twin of the secure
+// protocol (DESIGN.md section 4, step 4). In one iteration every token i of
+// document m with term t and current topic z_i is resampled against the
+// counts at the START of the iteration with its own assignment removed:
+//   p(z_i = k) ∝ (n_k(t) - [k = z_i] + beta) (n_m(k) - [k = z_i] + alpha)
+//               / (n_k - [k = z_i] + V beta)
+// and only after every token has been drawn are the counts updated.
+// Tokens do not see each other's new topics within an iteration (unlike the
+// standard sampler), which is what lets the protocol draw all tokens of all
+// parties in one batch.
+//
+// Speed: with the counts fixed during an iteration, the weight of every
+// k != z_i splits into the SparseLDA buckets s_k + r_k + q_k (see
+// collapsed_gibbs_sampler.h), precomputed per iteration (s), per document
+// (r) and visited over the term's non-zero topics (q); the weight of
+// k = z_i is computed exactly and drawn as a fourth bucket.
+//
+// Threads and determinism: documents are sampled in parallel; token draws of
+// document m in iteration j use stream (j, m) of the seed, so the run is
+// identical for every thread count.
+//
+// Thread-safety: see LdaSampler.
+#ifndef PPLDA_LDA_BATCHED_GIBBS_SAMPLER_H_
+#define PPLDA_LDA_BATCHED_GIBBS_SAMPLER_H_
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "lda/lda_sampler.h"
+
+namespace pplda::lda {
+
+class BatchedGibbsSampler : public LdaSampler {
+ public:
+  // As CollapsedGibbsSampler::Create.
+  static absl::StatusOr<std::unique_ptr<BatchedGibbsSampler>> Create(
+      const Corpus& corpus, const SamplerOptions& options);
+  static absl::StatusOr<std::unique_ptr<BatchedGibbsSampler>> Create(
+      const Corpus& corpus, const SamplerOptions& options,
+      std::vector<std::vector<int>> initial_topics);
+
+  void RunIteration() override;
+  std::string_view kind() const override { return "batched"; }
+
+  // The normalised distribution above for token `pos` of document `doc` in
+  // the current state (what the next RunIteration() draws from), computed
+  // directly in O(K). Requires doc and pos in range.
+  std::vector<double> TokenConditional(int doc, int pos) const;
+
+ private:
+  BatchedGibbsSampler(const Corpus& corpus, const SamplerOptions& options, GibbsState state);
+  std::string_view parallel_scheme() const override;
+  // Draws new topics for documents [begin, end) into state_.z and updates
+  // their document-topic rows; topic-term counts are left untouched.
+  void SampleDocuments(size_t begin, size_t end, const std::vector<double>& denom_inv,
+                       double s_total);
+  // Applies the changes from previous_z_ to state_.z to the topic-term
+  // counts and topic totals.
+  void UpdateTopicTermCounts();
+
+  std::vector<std::vector<int>> previous_z_;
+};
+
+}  // namespace pplda::lda
+
+#endif  // PPLDA_LDA_BATCHED_GIBBS_SAMPLER_H_

@@ -1,0 +1,274 @@
+#include "lda/collapsed_gibbs_sampler.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "base/status_macros.h"
+
+namespace pplda::lda {
+namespace {
+
+// Per-thread buffers of the sparse sweep, sized K once.
+struct SweepScratch {
+  explicit SweepScratch(int k)
+      : denom_inv(k), coef(k), q_weight(k), doc_topics(k), doc_pos(k, -1) {}
+  std::vector<double> denom_inv;   // 1 / (n_k + V beta)
+  std::vector<double> coef;        // (n_m(k) + alpha) / (n_k + V beta)
+  std::vector<double> q_weight;    // q_k of the current term's topics
+  std::vector<int32_t> doc_topics; // topics with n_m(k) > 0
+  std::vector<int32_t> doc_pos;    // k -> index in doc_topics, or -1
+};
+
+// One SparseLDA sweep over documents against `counts` and `totals`
+// (Yao, Mimno & McCallum 2009, sec. 3; notation of the header).
+class SparseSweep {
+ public:
+  SparseSweep(TermTopicCounts& counts, std::vector<int64_t>& totals, double alpha,
+              double beta, SweepScratch& scratch)
+      : counts_(counts), totals_(totals), k_(counts.num_topics()), alpha_(alpha),
+        beta_(beta), v_beta_(counts.num_terms() * beta), alpha_beta_(alpha * beta),
+        x_(scratch) {
+    for (int k = 0; k < k_; ++k) {
+      x_.denom_inv[k] = 1.0 / (static_cast<double>(totals_[k]) + v_beta_);
+      x_.coef[k] = alpha_ * x_.denom_inv[k];
+    }
+  }
+
+  void Document(const std::vector<TermId>& tokens, std::vector<int>& z, int32_t* ndk,
+                Rng& rng) {
+    BeginDocument(ndk);
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      const TermId t = tokens[i];
+      Move(t, z[i], -1, ndk);
+      const int k = Sample(t, ndk, rng);
+      Move(t, k, +1, ndk);
+      z[i] = k;
+    }
+    EndDocument();
+  }
+
+ private:
+  void BeginDocument(const int32_t* ndk) {
+    s_ = 0;
+    r_ = 0;
+    num_doc_topics_ = 0;
+    for (int k = 0; k < k_; ++k) {
+      s_ += alpha_beta_ * x_.denom_inv[k];
+      if (ndk[k] > 0) {
+        x_.doc_pos[k] = num_doc_topics_;
+        x_.doc_topics[num_doc_topics_++] = k;
+        r_ += ndk[k] * beta_ * x_.denom_inv[k];
+        x_.coef[k] = (ndk[k] + alpha_) * x_.denom_inv[k];
+      }
+    }
+  }
+
+  void EndDocument() {
+    for (int j = 0; j < num_doc_topics_; ++j) {
+      const int k = x_.doc_topics[j];
+      x_.coef[k] = alpha_ * x_.denom_inv[k];
+      x_.doc_pos[k] = -1;
+    }
+  }
+
+  // Adds (delta = +1) or removes (delta = -1) one token of term t, topic k.
+  void Move(TermId t, int k, int delta, int32_t* ndk) {
+    const double old_inv = x_.denom_inv[k];
+    s_ -= alpha_beta_ * old_inv;
+    r_ -= ndk[k] * beta_ * old_inv;
+    ndk[k] += delta;
+    totals_[k] += delta;
+    if (delta > 0) {
+      counts_.Increment(t, k);
+    } else {
+      counts_.Decrement(t, k);
+    }
+    const double inv = 1.0 / (static_cast<double>(totals_[k]) + v_beta_);
+    x_.denom_inv[k] = inv;
+    s_ += alpha_beta_ * inv;
+    r_ += ndk[k] * beta_ * inv;
+    x_.coef[k] = (ndk[k] + alpha_) * inv;
+    if (delta > 0 && ndk[k] == 1) {
+      x_.doc_pos[k] = num_doc_topics_;
+      x_.doc_topics[num_doc_topics_++] = k;
+    } else if (delta < 0 && ndk[k] == 0) {
+      const int32_t pos = x_.doc_pos[k];
+      const int32_t last = x_.doc_topics[--num_doc_topics_];
+      x_.doc_topics[pos] = last;
+      x_.doc_pos[last] = pos;
+      x_.doc_pos[k] = -1;
+      if (num_doc_topics_ == 0) r_ = 0;
+    }
+  }
+
+  int Sample(TermId t, const int32_t* ndk, Rng& rng) {
+    const std::span<const int32_t> topics = counts_.nonzero_topics(t);
+    const int32_t* row = counts_.row(t);
+    double q = 0;
+    for (size_t j = 0; j < topics.size(); ++j) {
+      const double w = row[topics[j]] * x_.coef[topics[j]];
+      x_.q_weight[j] = w;
+      q += w;
+    }
+    double u = rng.Uniform() * (s_ + r_ + q);
+    if (u < q) {
+      for (size_t j = 0; j + 1 < topics.size(); ++j) {
+        u -= x_.q_weight[j];
+        if (u < 0) return topics[j];
+      }
+      return topics.back();
+    }
+    u -= q;
+    if (u < r_ && num_doc_topics_ > 0) {
+      for (int j = 0; j + 1 < num_doc_topics_; ++j) {
+        const int k = x_.doc_topics[j];
+        u -= ndk[k] * beta_ * x_.denom_inv[k];
+        if (u < 0) return k;
+      }
+      return x_.doc_topics[num_doc_topics_ - 1];
+    }
+    u = std::max(0.0, u - r_);
+    for (int k = 0; k + 1 < k_; ++k) {
+      u -= alpha_beta_ * x_.denom_inv[k];
+      if (u < 0) return k;
+    }
+    return k_ - 1;
+  }
+
+  TermTopicCounts& counts_;
+  std::vector<int64_t>& totals_;
+  const int k_;
+  const double alpha_, beta_, v_beta_, alpha_beta_;
+  SweepScratch& x_;
+  double s_ = 0;  // sum_k s_k
+  double r_ = 0;  // sum_k r_k for the current document
+  int32_t num_doc_topics_ = 0;
+};
+
+// Splits documents into `parts` contiguous blocks of about equal token
+// counts; returns parts + 1 boundaries.
+std::vector<int32_t> BlockBoundaries(const GibbsState& state, int parts) {
+  std::vector<int32_t> bounds{0};
+  int64_t seen = 0;
+  int p = 1;
+  for (int32_t m = 0; m < state.num_documents(); ++m) {
+    seen += static_cast<int64_t>(state.tokens[m].size());
+    while (p < parts && seen * parts >= state.num_tokens * p) {
+      bounds.push_back(m + 1);
+      ++p;
+    }
+  }
+  while (static_cast<int>(bounds.size()) <= parts) bounds.push_back(state.num_documents());
+  return bounds;
+}
+
+}  // namespace
+
+struct CollapsedGibbsSampler::Block {
+  Block(int32_t begin, int32_t end, Rng stream, int k) : doc_begin(begin), doc_end(end),
+        rng(stream), scratch(k) {}
+  int32_t doc_begin, doc_end;
+  Rng rng;
+  SweepScratch scratch;
+  // The counts this block samples against: the global ones when there is a
+  // single block, otherwise its own copy (AD-LDA).
+  TermTopicCounts local_counts;
+  std::vector<int64_t> local_totals;
+  TermTopicCounts* counts = nullptr;
+  std::vector<int64_t>* totals = nullptr;
+};
+
+CollapsedGibbsSampler::CollapsedGibbsSampler(const Corpus& corpus,
+                                             const SamplerOptions& options, GibbsState state)
+    : LdaSampler(corpus, options, std::move(state)) {
+  const int parts = std::max(1, std::min(num_threads_, state_.num_documents()));
+  const std::vector<int32_t> bounds = BlockBoundaries(state_, parts);
+  for (int p = 0; p < parts; ++p) {
+    auto block = std::make_unique<Block>(bounds[p], bounds[p + 1],
+                                         Rng::ForStream(options.seed, kStandardStreams, p),
+                                         state_.num_topics);
+    if (parts == 1) {
+      block->counts = &state_.term_topic;
+      block->totals = &state_.topic_totals;
+    } else {
+      block->local_counts = state_.term_topic;
+      block->local_totals = state_.topic_totals;
+      block->counts = &block->local_counts;
+      block->totals = &block->local_totals;
+    }
+    blocks_.push_back(std::move(block));
+  }
+}
+
+CollapsedGibbsSampler::~CollapsedGibbsSampler() = default;
+
+absl::StatusOr<std::unique_ptr<CollapsedGibbsSampler>> CollapsedGibbsSampler::Create(
+    const Corpus& corpus, const SamplerOptions& options) {
+  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, nullptr));
+  return std::unique_ptr<CollapsedGibbsSampler>(
+      new CollapsedGibbsSampler(corpus, options, std::move(state)));
+}
+
+absl::StatusOr<std::unique_ptr<CollapsedGibbsSampler>> CollapsedGibbsSampler::Create(
+    const Corpus& corpus, const SamplerOptions& options,
+    std::vector<std::vector<int>> initial_topics) {
+  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, &initial_topics));
+  return std::unique_ptr<CollapsedGibbsSampler>(
+      new CollapsedGibbsSampler(corpus, options, std::move(state)));
+}
+
+std::string_view CollapsedGibbsSampler::parallel_scheme() const {
+  return blocks_.size() == 1 ? "sequential"
+                             : "AD-LDA (document blocks, count deltas merged per iteration)";
+}
+
+void CollapsedGibbsSampler::SweepBlock(Block& block) {
+  SparseSweep sweep(*block.counts, *block.totals, options_.alpha, options_.beta,
+                    block.scratch);
+  for (int32_t m = block.doc_begin; m < block.doc_end; ++m) {
+    sweep.Document(state_.tokens[m], state_.z[m], state_.doc_row(m), block.rng);
+  }
+}
+
+void CollapsedGibbsSampler::MergeBlocks() {
+  const int k_topics = state_.num_topics;
+  pool_->ParallelFor(state_.num_terms, [&](size_t begin, size_t end, int) {
+    for (size_t t = begin; t < end; ++t) {
+      int32_t* global = state_.term_topic.mutable_row(static_cast<TermId>(t));
+      for (int k = 0; k < k_topics; ++k) {
+        int32_t merged = global[k];
+        for (const auto& b : blocks_) merged += b->local_counts.row(static_cast<TermId>(t))[k] - global[k];
+        global[k] = merged;
+      }
+      for (const auto& b : blocks_) {
+        std::memcpy(b->local_counts.mutable_row(static_cast<TermId>(t)), global,
+                    sizeof(int32_t) * k_topics);
+      }
+    }
+    state_.term_topic.RebuildNonzeroLists(static_cast<TermId>(begin), static_cast<TermId>(end));
+    for (const auto& b : blocks_) {
+      b->local_counts.RebuildNonzeroLists(static_cast<TermId>(begin), static_cast<TermId>(end));
+    }
+  });
+  for (int k = 0; k < k_topics; ++k) {
+    int64_t merged = state_.topic_totals[k];
+    for (const auto& b : blocks_) merged += b->local_totals[k] - state_.topic_totals[k];
+    state_.topic_totals[k] = merged;
+  }
+  for (const auto& b : blocks_) b->local_totals = state_.topic_totals;
+}
+
+void CollapsedGibbsSampler::RunIteration() {
+  if (blocks_.size() == 1) {
+    SweepBlock(*blocks_[0]);
+  } else {
+    pool_->ParallelForChunks(blocks_.size(), blocks_.size(), [&](size_t begin, size_t end, int) {
+      for (size_t p = begin; p < end; ++p) SweepBlock(*blocks_[p]);
+    });
+    MergeBlocks();
+  }
+  ++iterations_done_;
+}
+
+}  // namespace pplda::lda

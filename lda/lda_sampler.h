@@ -1,0 +1,86 @@
+// The interface of pplda's collapsed Gibbs samplers for LDA, and the factory
+// that picks one by name:
+//   "standard"  CollapsedGibbsSampler (lda/collapsed_gibbs_sampler.h):
+//               sequential collapsed Gibbs, SparseLDA buckets; AD-LDA when
+//               run on more than one thread.
+//   "batched"   BatchedGibbsSampler (lda/batched_gibbs_sampler.h): every
+//               token resampled against the counts at the start of the
+//               iteration, its own assignment removed (the secure protocol's
+//               plaintext twin, DESIGN.md section 4).
+// Samplers do not print; callers drive RunIteration() in a loop.
+//
+// Both samplers start from GibbsState::RandomTopics(corpus, K, seed) unless
+// given initial topics, so with the same seed they start from the same state.
+//
+// Thread-safety: one caller at a time; RunIteration() uses the sampler's own
+// worker threads internally. Samplers copy what they need from the corpus.
+#ifndef PPLDA_LDA_LDA_SAMPLER_H_
+#define PPLDA_LDA_LDA_SAMPLER_H_
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "base/thread_pool.h"
+#include "lda/corpus.h"
+#include "lda/gibbs_state.h"
+#include "lda/lda_model.h"
+#include "lda/sampler_options.h"
+#include "nlohmann/json.hpp"
+
+namespace pplda::lda {
+
+class LdaSampler {
+ public:
+  virtual ~LdaSampler() = default;
+  LdaSampler(const LdaSampler&) = delete;
+  LdaSampler& operator=(const LdaSampler&) = delete;
+
+  // One sweep: every token of the corpus is resampled once.
+  virtual void RunIteration() = 0;
+  // "standard" or "batched".
+  virtual std::string_view kind() const = 0;
+
+  int iterations_done() const { return iterations_done_; }
+  // log p(w, z), the collapsed joint (GibbsState), for progress and traces.
+  double LogLikelihood() const;
+  // Counts, alpha, beta, vocabulary, and metadata: sampler, iterations,
+  // seed, threads, parallel scheme, documents, tokens.
+  LdaModel Model() const;
+  // theta_m(k) = (n_m(k) + alpha) / (N_m + K alpha), one row per document.
+  std::vector<std::vector<double>> DocumentTopicMixtures() const;
+  const std::vector<std::vector<int>>& assignments() const { return state_.z; }
+  const SamplerOptions& options() const { return options_; }
+  // The resolved thread count (options().threads, 0 replaced by the cores).
+  int num_threads() const { return num_threads_; }
+  const GibbsState& state() const { return state_; }
+
+ protected:
+  LdaSampler(const Corpus& corpus, const SamplerOptions& options, GibbsState state);
+  // Validates options and corpus and builds the initial state: random topics
+  // from the seed, or `initial_topics` when given.
+  static absl::StatusOr<GibbsState> InitialState(
+      const Corpus& corpus, const SamplerOptions& options,
+      const std::vector<std::vector<int>>* initial_topics);
+  // How the sampler uses threads, for the model's metadata.
+  virtual std::string_view parallel_scheme() const = 0;
+
+  SamplerOptions options_;
+  int num_threads_;
+  Vocabulary vocabulary_;
+  GibbsState state_;
+  int iterations_done_ = 0;
+  std::unique_ptr<ThreadPool> pool_;  // null when single-threaded
+};
+
+// The sampler named `kind` ("standard" or "batched"; InvalidArgument naming
+// `kind` otherwise), started from random topics drawn from options.seed.
+// Errors of the samplers' Create() otherwise.
+absl::StatusOr<std::unique_ptr<LdaSampler>> CreateSampler(std::string_view kind,
+                                                          const Corpus& corpus,
+                                                          const SamplerOptions& options);
+
+}  // namespace pplda::lda
+
+#endif  // PPLDA_LDA_LDA_SAMPLER_H_

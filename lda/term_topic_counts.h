@@ -1,0 +1,68 @@
+// Topic-term counts n_k(t) for the samplers, stored term-major (row t holds
+// n_0(t), ..., n_{K-1}(t) contiguously, the layout a token's sampling step
+// reads), with for each term the list of topics whose count is non-zero so
+// that sparse samplers (SparseLDA, Yao, Mimno & McCallum, KDD 2009, sec. 3)
+// visit only those.
+//
+// Invariants: for every term t, nonzero_topics(t) holds each k with
+// count(t, k) > 0 exactly once (in no particular order), and no other topic.
+// Counts stay >= 0 and a term's row sums to at most its corpus frequency,
+// which bounds the list's capacity: min(K, frequency(t)).
+//
+// Thread-safety: none; a sampler thread owns its copy (AD-LDA) or all
+// threads only read it (batched sampler).
+#ifndef PPLDA_LDA_TERM_TOPIC_COUNTS_H_
+#define PPLDA_LDA_TERM_TOPIC_COUNTS_H_
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "lda/vocabulary.h"
+
+namespace pplda::lda {
+
+class TermTopicCounts {
+ public:
+  TermTopicCounts() = default;
+  // All counts zero. term_frequencies[t] = occurrences of t in the corpus.
+  TermTopicCounts(int num_topics, const std::vector<int32_t>& term_frequencies);
+
+  int num_topics() const { return num_topics_; }
+  int32_t num_terms() const { return static_cast<int32_t>(list_size_.size()); }
+
+  int32_t count(TermId t, int k) const { return counts_[Index(t, k)]; }
+  const int32_t* row(TermId t) const { return &counts_[Index(t, 0)]; }
+  std::span<const int32_t> nonzero_topics(TermId t) const {
+    return {&lists_[list_begin_[t]], static_cast<size_t>(list_size_[t])};
+  }
+
+  void Increment(TermId t, int k) {
+    if (counts_[Index(t, k)]++ == 0) lists_[list_begin_[t] + list_size_[t]++] = k;
+  }
+  // Requires count(t, k) > 0.
+  void Decrement(TermId t, int k) {
+    if (--counts_[Index(t, k)] == 0) RemoveFromList(t, k);
+  }
+
+  // Direct row access for bulk updates (AD-LDA merges); call
+  // RebuildNonzeroLists over the touched terms afterwards.
+  int32_t* mutable_row(TermId t) { return &counts_[Index(t, 0)]; }
+  void RebuildNonzeroLists(TermId begin, TermId end);
+
+ private:
+  size_t Index(TermId t, int k) const {
+    return static_cast<size_t>(t) * static_cast<size_t>(num_topics_) + k;
+  }
+  void RemoveFromList(TermId t, int k);
+
+  int num_topics_ = 0;
+  std::vector<int32_t> counts_;       // V x K, term-major
+  std::vector<int32_t> lists_;        // non-zero topics, term t at list_begin_[t]
+  std::vector<int64_t> list_begin_;   // V
+  std::vector<int32_t> list_size_;    // V
+};
+
+}  // namespace pplda::lda
+
+#endif  // PPLDA_LDA_TERM_TOPIC_COUNTS_H_
