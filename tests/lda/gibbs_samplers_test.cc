@@ -1,0 +1,276 @@
+// Unit tests of both Gibbs samplers: option and input checks, counts that
+// stay consistent with the assignments, determinism, the exact formulas of
+// the log-likelihood, the mixtures and the batched token conditional.
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "lda/batched_gibbs_sampler.h"
+#include "lda/collapsed_gibbs_sampler.h"
+#include "lda/lda_sampler.h"
+#include "tests/lda/model_test_util.h"
+
+namespace pplda::lda {
+namespace {
+
+using model_testing::ExpectError;
+using model_testing::MakeCorpus;
+
+Corpus TinyCorpus() {
+  return MakeCorpus({"apple banana apple cherry", "banana banana date", "cherry date apple",
+                     "egg", "apple egg egg banana cherry date"});
+}
+
+SamplerOptions Options(int k, int threads, uint64_t seed = 7) {
+  SamplerOptions o;
+  o.num_topics = k;
+  o.alpha = 0.3;
+  o.beta = 0.05;
+  o.seed = seed;
+  o.threads = threads;
+  return o;
+}
+
+absl::StatusOr<std::unique_ptr<LdaSampler>> Make(const std::string& kind, const Corpus& c,
+                                                 const SamplerOptions& o) {
+  return CreateSampler(kind, c, o);
+}
+
+TEST(SamplerOptionsTest, EveryOutOfRangeOptionIsNamed) {
+  const Corpus c = TinyCorpus();
+  for (const std::string kind : {"standard", "batched"}) {
+    SamplerOptions o = Options(3, 1);
+    o.num_topics = 0;
+    ExpectError(Make(kind, c, o).status(), absl::StatusCode::kInvalidArgument, "num_topics is 0");
+    o = Options(3, 1);
+    o.num_topics = 70000;
+    ExpectError(Make(kind, c, o).status(), absl::StatusCode::kInvalidArgument, "num_topics");
+    o = Options(3, 1);
+    o.alpha = 0;
+    ExpectError(Make(kind, c, o).status(), absl::StatusCode::kInvalidArgument, "alpha is 0");
+    o = Options(3, 1);
+    o.beta = -1;
+    ExpectError(Make(kind, c, o).status(), absl::StatusCode::kInvalidArgument, "beta is -1");
+    o = Options(3, 1);
+    o.beta = INFINITY;
+    ExpectError(Make(kind, c, o).status(), absl::StatusCode::kInvalidArgument, "beta");
+    o = Options(3, 1);
+    o.threads = -1;
+    ExpectError(Make(kind, c, o).status(), absl::StatusCode::kInvalidArgument, "threads is -1");
+  }
+}
+
+TEST(CreateSamplerTest, UnknownKindIsNamed) {
+  ExpectError(Make("fancy", TinyCorpus(), Options(2, 1)).status(),
+              absl::StatusCode::kInvalidArgument, "'fancy'");
+}
+
+TEST(CreateSamplerTest, BadCorporaAreRejected) {
+  for (const std::string kind : {"standard", "batched"}) {
+    Corpus empty;
+    ExpectError(Make(kind, empty, Options(2, 1)).status(), absl::StatusCode::kInvalidArgument,
+                "vocabulary is empty");
+    Corpus no_tokens = MakeCorpus({"", ""}, {"a"});
+    ExpectError(Make(kind, no_tokens, Options(2, 1)).status(),
+                absl::StatusCode::kInvalidArgument, "no tokens");
+    Corpus bad_id = TinyCorpus();
+    bad_id.documents[1].tokens[2] = 99;
+    ExpectError(Make(kind, bad_id, Options(2, 1)).status(), absl::StatusCode::kInvalidArgument,
+                "term id 99");
+  }
+}
+
+TEST(CreateSamplerTest, InitialTopicsAreCheckedAndUsed) {
+  const Corpus c = MakeCorpus({"a b a", "b c"});
+  const SamplerOptions o = Options(2, 1);
+  ExpectError(CollapsedGibbsSampler::Create(c, o, {{0, 1, 0}}).status(),
+              absl::StatusCode::kInvalidArgument, "1 documents given");
+  ExpectError(BatchedGibbsSampler::Create(c, o, {{0, 1, 0}, {1}}).status(),
+              absl::StatusCode::kInvalidArgument, "document 1 (doc1) has 1 topics for its 2");
+  ExpectError(BatchedGibbsSampler::Create(c, o, {{0, 1, 0}, {1, 2}}).status(),
+              absl::StatusCode::kInvalidArgument, "position 1 has topic 2");
+  auto s = BatchedGibbsSampler::Create(c, o, {{0, 1, 0}, {1, 1}});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ((*s)->assignments(), (std::vector<std::vector<int>>{{0, 1, 0}, {1, 1}}));
+  // n_k(t): topic 0 has a twice; topic 1 has b twice and c once.
+  EXPECT_EQ((*s)->Model().topic_term_counts, (std::vector<int64_t>{2, 0, 0, 0, 2, 1}));
+}
+
+TEST(CreateSamplerTest, BothSamplersStartFromTheSameRandomState) {
+  const Corpus c = TinyCorpus();
+  auto a = Make("standard", c, Options(4, 1));
+  auto b = Make("batched", c, Options(4, 2));
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ((*a)->assignments(), (*b)->assignments());
+  EXPECT_EQ((*a)->assignments(), GibbsState::RandomTopics(c, 4, 7));
+}
+
+class SamplerInvariantTest
+    : public ::testing::TestWithParam<std::tuple<std::string, int /*threads*/, int /*K*/>> {};
+
+TEST_P(SamplerInvariantTest, CountsStayConsistentWithAssignments) {
+  const auto [kind, threads, k] = GetParam();
+  const model_testing::SyntheticCorpus synth =
+      model_testing::MakeSyntheticCorpus(5, 40, 60, 5, 40, 0.2, 3);
+  auto s = Make(kind, synth.corpus, Options(k, threads));
+  ASSERT_TRUE(s.ok()) << s.status();
+  for (int it = 0; it < 6; ++it) {
+    (*s)->RunIteration();
+    ASSERT_TRUE((*s)->state().CheckConsistency().ok()) << (*s)->state().CheckConsistency();
+  }
+  EXPECT_EQ((*s)->iterations_done(), 6);
+  const LdaModel m = (*s)->Model();
+  ASSERT_TRUE(m.Validate().ok());
+  int64_t total = 0;
+  for (int64_t x : m.topic_term_counts) total += x;
+  EXPECT_EQ(total, synth.corpus.num_tokens());
+  EXPECT_EQ(m.metadata["sampler"], kind);
+  EXPECT_EQ(m.metadata["iterations"], 6);
+  EXPECT_EQ(m.metadata["threads"], threads);
+  EXPECT_EQ(m.metadata["seed"], 7);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    KindsThreadsTopics, SamplerInvariantTest,
+    ::testing::Combine(::testing::Values("standard", "batched"), ::testing::Values(1, 2, 3),
+                       ::testing::Values(1, 2, 7, 64)),
+    [](const auto& info) {
+      return std::get<0>(info.param) + "_threads" + std::to_string(std::get<1>(info.param)) +
+             "_k" + std::to_string(std::get<2>(info.param));
+    });
+
+std::vector<std::vector<int>> RunAndGet(const std::string& kind, const Corpus& c, int threads,
+                                        uint64_t seed, int iterations) {
+  auto s = Make(kind, c, Options(6, threads, seed));
+  EXPECT_TRUE(s.ok());
+  for (int i = 0; i < iterations; ++i) (*s)->RunIteration();
+  return (*s)->assignments();
+}
+
+TEST(SamplerDeterminismTest, SameSeedAndThreadsGiveTheSameRun) {
+  const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 4).corpus;
+  for (const std::string kind : {"standard", "batched"}) {
+    for (int threads : {1, 2}) {
+      const auto first = RunAndGet(kind, c, threads, 11, 5);
+      EXPECT_EQ(first, RunAndGet(kind, c, threads, 11, 5)) << kind << threads;
+      EXPECT_NE(first, RunAndGet(kind, c, threads, 12, 5)) << kind << threads;
+    }
+  }
+}
+
+TEST(SamplerDeterminismTest, BatchedRunDoesNotDependOnThreadCount) {
+  const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 5).corpus;
+  const auto one = RunAndGet("batched", c, 1, 3, 5);
+  EXPECT_EQ(one, RunAndGet("batched", c, 2, 3, 5));
+  EXPECT_EQ(one, RunAndGet("batched", c, 3, 3, 5));
+}
+
+TEST(SamplerDeterminismTest, StandardSamplerMovesTokens) {
+  const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 6).corpus;
+  const auto start = GibbsState::RandomTopics(c, 6, 11);
+  EXPECT_NE(start, RunAndGet("standard", c, 1, 11, 1));
+  EXPECT_NE(start, RunAndGet("batched", c, 1, 11, 1));
+}
+
+// Dense counts of `z` computed independently of GibbsState.
+struct DenseCounts {
+  std::vector<std::vector<int>> doc_topic, topic_term;
+  std::vector<int> topic_total;
+};
+
+DenseCounts Count(const Corpus& c, const std::vector<std::vector<int>>& z, int k) {
+  DenseCounts d;
+  d.doc_topic.assign(c.documents.size(), std::vector<int>(k, 0));
+  d.topic_term.assign(k, std::vector<int>(c.vocabulary.size(), 0));
+  d.topic_total.assign(k, 0);
+  for (size_t m = 0; m < z.size(); ++m) {
+    for (size_t i = 0; i < z[m].size(); ++i) {
+      ++d.doc_topic[m][z[m][i]];
+      ++d.topic_term[z[m][i]][c.documents[m].tokens[i]];
+      ++d.topic_total[z[m][i]];
+    }
+  }
+  return d;
+}
+
+TEST(SamplerFormulaTest, LogLikelihoodIsTheCollapsedJoint) {
+  const Corpus c = TinyCorpus();
+  auto s = Make("standard", c, Options(3, 1));
+  ASSERT_TRUE(s.ok());
+  (*s)->RunIteration();
+  const DenseCounts d = Count(c, (*s)->assignments(), 3);
+  const double a = 0.3, b = 0.05, v = c.vocabulary.size(), k = 3;
+  double ll = 0;
+  for (int t = 0; t < 3; ++t) {
+    ll += std::lgamma(v * b) - std::lgamma(d.topic_total[t] + v * b);
+    for (int w = 0; w < c.vocabulary.size(); ++w) {
+      ll += std::lgamma(d.topic_term[t][w] + b) - std::lgamma(b);
+    }
+  }
+  for (size_t m = 0; m < c.documents.size(); ++m) {
+    ll += std::lgamma(k * a) - std::lgamma(c.documents[m].tokens.size() + k * a);
+    for (int t = 0; t < 3; ++t) ll += std::lgamma(d.doc_topic[m][t] + a) - std::lgamma(a);
+  }
+  EXPECT_NEAR((*s)->LogLikelihood(), ll, 1e-9 * std::abs(ll));
+}
+
+TEST(SamplerFormulaTest, MixturesAreSmoothedDocumentCounts) {
+  const Corpus c = TinyCorpus();
+  auto s = Make("batched", c, Options(3, 1));
+  ASSERT_TRUE(s.ok());
+  (*s)->RunIteration();
+  const DenseCounts d = Count(c, (*s)->assignments(), 3);
+  const auto theta = (*s)->DocumentTopicMixtures();
+  ASSERT_EQ(theta.size(), c.documents.size());
+  for (size_t m = 0; m < theta.size(); ++m) {
+    const double n = c.documents[m].tokens.size();
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_DOUBLE_EQ(theta[m][k], (d.doc_topic[m][k] + 0.3) / (n + 3 * 0.3));
+    }
+  }
+}
+
+TEST(SamplerFormulaTest, BatchedTokenConditionalMatchesBruteForce) {
+  const Corpus c = TinyCorpus();
+  auto created = BatchedGibbsSampler::Create(c, Options(4, 1));
+  ASSERT_TRUE(created.ok());
+  BatchedGibbsSampler& s = **created;
+  for (int round = 0; round < 3; ++round) {
+    const DenseCounts d = Count(c, s.assignments(), 4);
+    const double a = 0.3, b = 0.05, vb = c.vocabulary.size() * b;
+    for (size_t m = 0; m < c.documents.size(); ++m) {
+      for (size_t i = 0; i < c.documents[m].tokens.size(); ++i) {
+        const int z = s.assignments()[m][i];
+        const int t = c.documents[m].tokens[i];
+        std::vector<double> w(4);
+        double total = 0;
+        for (int k = 0; k < 4; ++k) {
+          const int self = k == z;
+          w[k] = (d.topic_term[k][t] - self + b) * (d.doc_topic[m][k] - self + a) /
+                 (d.topic_total[k] - self + vb);
+          total += w[k];
+        }
+        const std::vector<double> p = s.TokenConditional(static_cast<int>(m), static_cast<int>(i));
+        for (int k = 0; k < 4; ++k) EXPECT_NEAR(p[k], w[k] / total, 1e-12) << m << " " << i;
+      }
+    }
+    s.RunIteration();
+  }
+}
+
+TEST(SamplerFormulaTest, SingleTopicKeepsEveryTokenInIt) {
+  const Corpus c = TinyCorpus();
+  for (const std::string kind : {"standard", "batched"}) {
+    auto s = Make(kind, c, Options(1, 2));
+    ASSERT_TRUE(s.ok());
+    (*s)->RunIteration();
+    for (const auto& doc : (*s)->assignments()) {
+      for (int z : doc) EXPECT_EQ(z, 0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pplda::lda
