@@ -1,0 +1,364 @@
+#include "crypto/mpc_engine.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+
+namespace pplda::crypto {
+namespace {
+
+absl::Status CheckSameSize(const Shares& a, const Shares& b, std::string_view op) {
+  if (a.size() != b.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        std::string(op), ": operands have ", a.size(), " and ", b.size(),
+        " elements; they must have the same size"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckParty(int party, int num_parties, std::string_view what, size_t index) {
+  if (party < 0 || party >= num_parties) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        std::string(what), "[", index, "] = ", party, " is not a party id (0..",
+        num_parties - 1, ")"));
+  }
+  return absl::OkStatus();
+}
+
+const FieldElement kInverseTwo = FieldElement::FromUint64(2).Inverse();
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<MpcEngine>> MpcEngine::Create(const MpcConfig& config,
+                                                             PartyTransport& transport,
+                                                             SecureRng& rng) {
+  if (transport.num_parties() != config.num_parties()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "transport connects ", transport.num_parties(), " parties but the MPC config has ",
+        config.num_parties()));
+  }
+  if (transport.party_id() < 0 || transport.party_id() >= config.num_parties()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "transport party id ", transport.party_id(), " is outside 0..",
+        config.num_parties() - 1));
+  }
+  return std::unique_ptr<MpcEngine>(new MpcEngine(config, transport, rng));
+}
+
+absl::Status MpcEngine::SendElements(int to, uint64_t round,
+                                     absl::Span<const FieldElement> values) {
+  std::vector<uint8_t> payload;
+  payload.reserve(values.size() * FieldElement::kBytes);
+  AppendEncoded(values, payload);
+  return transport_.Send(to, round, std::move(payload));
+}
+
+absl::StatusOr<FieldVector> MpcEngine::ReceiveElements(int from, uint64_t round,
+                                                       size_t count, std::string_view what) {
+  ASSIGN_OR_RETURN(std::vector<uint8_t> payload, transport_.Receive(from, round));
+  return DecodeFieldVector(payload, count,
+                           absl::StrCat(std::string(what), " message of round ", round,
+                                        " from party ", from));
+}
+
+absl::StatusOr<std::vector<FieldVector>> MpcEngine::Deal(
+    absl::Span<const DealBlock> my_blocks, absl::Span<const size_t> count_by_dealer,
+    std::string_view what) {
+  const uint64_t round = BeginRound();
+  const int n = num_parties();
+  std::vector<FieldVector> received(n);
+  if (count_by_dealer[party_] > 0) {
+    std::vector<FieldVector> outgoing(n);
+    for (int j = 0; j < n; ++j) outgoing[j].reserve(count_by_dealer[party_]);
+    for (const DealBlock& block : my_blocks) {
+      std::vector<FieldVector> shares =
+          config_.shamir().Share(block.secrets, block.degree, rng_);
+      for (int j = 0; j < n; ++j) {
+        outgoing[j].insert(outgoing[j].end(), shares[j].begin(), shares[j].end());
+      }
+    }
+    if (outgoing[party_].size() != count_by_dealer[party_]) {
+      return absl::InternalError(absl::StrCat(
+          std::string(what), ": party ", party_, " dealt ", outgoing[party_].size(),
+          " values but the protocol expects ", count_by_dealer[party_]));
+    }
+    for (int j = 0; j < n; ++j) {
+      if (j != party_) RETURN_IF_ERROR(SendElements(j, round, outgoing[j]));
+    }
+    received[party_] = std::move(outgoing[party_]);
+  }
+  for (int d = 0; d < n; ++d) {
+    if (d == party_ || count_by_dealer[d] == 0) continue;
+    ASSIGN_OR_RETURN(received[d], ReceiveElements(d, round, count_by_dealer[d], what));
+  }
+  return received;
+}
+
+Shares MpcEngine::SumOverDealers(const std::vector<FieldVector>& by_dealer, int dealers,
+                                 size_t offset, size_t count) {
+  Shares out(count);
+  for (int d = 0; d < dealers; ++d) {
+    AddInPlace(absl::MakeSpan(out.mutable_values()),
+               absl::MakeConstSpan(by_dealer[d]).subspan(offset, count));
+  }
+  return out;
+}
+
+absl::StatusOr<Shares> MpcEngine::Input(absl::Span<const int> owners,
+                                        absl::Span<const FieldElement> my_values) {
+  const int n = num_parties();
+  std::vector<size_t> counts(n, 0);
+  for (size_t i = 0; i < owners.size(); ++i) {
+    RETURN_IF_ERROR(CheckParty(owners[i], n, "Input owners", i));
+    counts[owners[i]] += 1;
+  }
+  if (my_values.size() != counts[party_]) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Input: party ", party_, " owns ", counts[party_], " elements but passed ",
+        my_values.size(), " values"));
+  }
+  const DealBlock block{my_values, threshold()};
+  ASSIGN_OR_RETURN(std::vector<FieldVector> by_dealer,
+                   Deal(absl::MakeConstSpan(&block, 1), counts, "Input"));
+  Shares out(owners.size());
+  std::vector<size_t> cursor(n, 0);
+  for (size_t i = 0; i < owners.size(); ++i) {
+    out[i] = by_dealer[owners[i]][cursor[owners[i]]++];
+  }
+  return out;
+}
+
+absl::StatusOr<Shares> MpcEngine::ReduceDegree(const FieldVector& local_products,
+                                               std::string_view what) {
+  const int resharers = 2 * threshold() + 1;
+  std::vector<size_t> counts(num_parties(), 0);
+  for (int d = 0; d < resharers; ++d) counts[d] = local_products.size();
+  std::vector<DealBlock> blocks;
+  if (party_ < resharers) blocks.push_back(DealBlock{local_products, threshold()});
+  ASSIGN_OR_RETURN(std::vector<FieldVector> by_dealer, Deal(blocks, counts, what));
+  const FieldVector lambda = config_.shamir().ZeroCoefficients(2 * threshold());
+  Shares out(local_products.size());
+  for (int d = 0; d < resharers; ++d) {
+    AddScaledInPlace(absl::MakeSpan(out.mutable_values()), lambda[d], by_dealer[d]);
+  }
+  return out;
+}
+
+absl::StatusOr<Shares> MpcEngine::Mul(const Shares& a, const Shares& b) {
+  RETURN_IF_ERROR(CheckSameSize(a, b, "Mul"));
+  FieldVector local(a.size());
+  for (size_t i = 0; i < a.size(); ++i) local[i] = a[i] * b[i];
+  return ReduceDegree(local, "Mul");
+}
+
+absl::StatusOr<Shares> MpcEngine::InnerProducts(const Shares& a, const Shares& b,
+                                                size_t group_size) {
+  RETURN_IF_ERROR(CheckSameSize(a, b, "InnerProducts"));
+  if (group_size == 0 || a.size() % group_size != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "InnerProducts: ", a.size(), " elements do not split into groups of ",
+        group_size));
+  }
+  FieldVector local(a.size() / group_size, FieldElement::Zero());
+  for (size_t i = 0; i < a.size(); ++i) local[i / group_size] += a[i] * b[i];
+  return ReduceDegree(local, "InnerProducts");
+}
+
+absl::StatusOr<FieldVector> MpcEngine::OpenAtDegree(const FieldVector& shares, int degree,
+                                                    std::string_view what) {
+  const uint64_t round = BeginRound();
+  const int n = num_parties();
+  for (int j = 0; j < n; ++j) {
+    if (j != party_) RETURN_IF_ERROR(SendElements(j, round, shares));
+  }
+  std::vector<FieldVector> all(n);
+  all[party_] = shares;
+  for (int j = 0; j < n; ++j) {
+    if (j == party_) continue;
+    ASSIGN_OR_RETURN(all[j], ReceiveElements(j, round, shares.size(), what));
+  }
+  absl::StatusOr<FieldVector> values = config_.shamir().Reconstruct(all, degree);
+  if (!values.ok()) {
+    return absl::Status(values.status().code(),
+                        absl::StrCat(std::string(what), " (round ", round, "): ",
+                                     values.status().message()));
+  }
+  return values;
+}
+
+absl::StatusOr<FieldVector> MpcEngine::Open(const Shares& a) {
+  return OpenAtDegree(a.values(), threshold(), "Open");
+}
+
+absl::StatusOr<std::vector<std::optional<FieldElement>>> MpcEngine::OpenTo(
+    const Shares& a, absl::Span<const int> receivers) {
+  const int n = num_parties();
+  if (receivers.size() != a.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "OpenTo: ", a.size(), " elements but ", receivers.size(), " receivers"));
+  }
+  std::vector<std::vector<size_t>> indices(n);
+  for (size_t i = 0; i < receivers.size(); ++i) {
+    RETURN_IF_ERROR(CheckParty(receivers[i], n, "OpenTo receivers", i));
+    indices[receivers[i]].push_back(i);
+  }
+  const uint64_t round = BeginRound();
+  for (int r = 0; r < n; ++r) {
+    if (r == party_ || indices[r].empty()) continue;
+    RETURN_IF_ERROR(SendElements(r, round, Gather(a, indices[r]).values()));
+  }
+  std::vector<std::optional<FieldElement>> out(a.size());
+  const std::vector<size_t>& mine = indices[party_];
+  if (mine.empty()) return out;
+  std::vector<FieldVector> all(n);
+  all[party_] = Gather(a, mine).values();
+  for (int j = 0; j < n; ++j) {
+    if (j == party_) continue;
+    ASSIGN_OR_RETURN(all[j], ReceiveElements(j, round, mine.size(), "OpenTo"));
+  }
+  absl::StatusOr<FieldVector> values = config_.shamir().Reconstruct(all, threshold());
+  if (!values.ok()) {
+    return absl::Status(values.status().code(),
+                        absl::StrCat("OpenTo (round ", round, "): ",
+                                     values.status().message()));
+  }
+  for (size_t k = 0; k < mine.size(); ++k) out[mine[k]] = (*values)[k];
+  return out;
+}
+
+absl::StatusOr<Shares> MpcEngine::Random(size_t count) {
+  const int dealers = threshold() + 1;
+  std::vector<size_t> counts(num_parties(), 0);
+  for (int d = 0; d < dealers; ++d) counts[d] = count;
+  FieldVector mine;
+  std::vector<DealBlock> blocks;
+  if (party_ < dealers) {
+    mine = RandomFieldVector(rng_, count);
+    blocks.push_back(DealBlock{mine, threshold()});
+  }
+  ASSIGN_OR_RETURN(std::vector<FieldVector> by_dealer, Deal(blocks, counts, "Random"));
+  return SumOverDealers(by_dealer, dealers, 0, count);
+}
+
+absl::StatusOr<Shares> MpcEngine::BitsFromSquares(Shares r, Shares zero) {
+  Shares bits(r.size());
+  std::vector<size_t> pending(r.size());
+  for (size_t k = 0; k < pending.size(); ++k) pending[k] = k;
+  const int dealers = threshold() + 1;
+  for (int attempt = 0; attempt < kMaxBitAttempts; ++attempt) {
+    FieldVector local(pending.size());
+    for (size_t k = 0; k < pending.size(); ++k) local[k] = r[k] * r[k] + zero[k];
+    ASSIGN_OR_RETURN(FieldVector squares,
+                     OpenAtDegree(local, 2 * threshold(), "random-bit squares"));
+    std::vector<size_t> redo;
+    for (size_t k = 0; k < pending.size(); ++k) {
+      if (squares[k].IsZero()) {
+        redo.push_back(pending[k]);
+        continue;
+      }
+      bits[pending[k]] = (r[k] * squares[k].InverseSquareRoot() + FieldElement::One()) *
+                         kInverseTwo;
+    }
+    if (redo.empty()) return bits;
+    if (attempt + 1 == kMaxBitAttempts) break;
+    // r = 0 was drawn at these positions: draw fresh r and zero sharings.
+    std::vector<size_t> counts(num_parties(), 0);
+    for (int d = 0; d < dealers; ++d) counts[d] = 2 * redo.size();
+    FieldVector fresh;
+    const FieldVector zeros(redo.size(), FieldElement::Zero());
+    std::vector<DealBlock> blocks;
+    if (party_ < dealers) {
+      fresh = RandomFieldVector(rng_, redo.size());
+      blocks = {DealBlock{fresh, threshold()}, DealBlock{zeros, 2 * threshold()}};
+    }
+    ASSIGN_OR_RETURN(std::vector<FieldVector> by_dealer,
+                     Deal(blocks, counts, "random-bit redraw"));
+    r = SumOverDealers(by_dealer, dealers, 0, redo.size());
+    zero = SumOverDealers(by_dealer, dealers, redo.size(), redo.size());
+    pending = std::move(redo);
+  }
+  return absl::InternalError(absl::StrCat(
+      "random bits: a random sharing was zero in ", kMaxBitAttempts,
+      " consecutive attempts; the SecureRng of some party is not random"));
+}
+
+absl::StatusOr<Shares> MpcEngine::RandomBits(size_t count) {
+  const MaskSpec spec{count, 1, 0, true};
+  ASSIGN_OR_RETURN(std::vector<MaskBatch> batches, GenerateMasks(absl::MakeConstSpan(&spec, 1)));
+  return std::move(batches[0].bits);
+}
+
+absl::StatusOr<std::vector<MaskBatch>> MpcEngine::GenerateMasks(
+    absl::Span<const MaskSpec> specs) {
+  size_t total_bits = 0;
+  size_t total_high = 0;
+  for (size_t s = 0; s < specs.size(); ++s) {
+    const MaskSpec& spec = specs[s];
+    if (spec.low_bits < 0 || spec.low_bits > 126 || spec.high_bits < 0 ||
+        spec.high_bits > 126) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "GenerateMasks: spec ", s, " asks for ", spec.low_bits, " low bits and ",
+          spec.high_bits, " high bits; each must be in [0, 126]"));
+    }
+    total_bits += spec.count * spec.low_bits;
+    if (spec.high_bits > 0) total_high += spec.count;
+  }
+  const int dealers = threshold() + 1;
+  Shares r, zero, high;
+  if (total_bits + total_high > 0) {
+    std::vector<size_t> counts(num_parties(), 0);
+    for (int d = 0; d < dealers; ++d) counts[d] = 2 * total_bits + total_high;
+    FieldVector my_r, my_high;
+    const FieldVector zeros(total_bits, FieldElement::Zero());
+    std::vector<DealBlock> blocks;
+    if (party_ < dealers) {
+      my_r = RandomFieldVector(rng_, total_bits);
+      my_high.reserve(total_high);
+      for (const MaskSpec& spec : specs) {
+        if (spec.high_bits == 0) continue;
+        FieldVector part = RandomBoundedVector(rng_, spec.count, spec.high_bits);
+        my_high.insert(my_high.end(), part.begin(), part.end());
+      }
+      blocks = {DealBlock{my_r, threshold()}, DealBlock{zeros, 2 * threshold()},
+                DealBlock{my_high, threshold()}};
+    }
+    ASSIGN_OR_RETURN(std::vector<FieldVector> by_dealer,
+                     Deal(blocks, counts, "mask dealing"));
+    r = SumOverDealers(by_dealer, dealers, 0, total_bits);
+    zero = SumOverDealers(by_dealer, dealers, total_bits, total_bits);
+    high = SumOverDealers(by_dealer, dealers, 2 * total_bits, total_high);
+  }
+  Shares bits;
+  if (total_bits > 0) {
+    ASSIGN_OR_RETURN(bits, BitsFromSquares(std::move(r), std::move(zero)));
+  }
+  std::vector<MaskBatch> out;
+  out.reserve(specs.size());
+  size_t bit_offset = 0;
+  size_t high_offset = 0;
+  for (const MaskSpec& spec : specs) {
+    MaskBatch batch;
+    batch.spec = spec;
+    batch.low = Shares(spec.count);
+    for (size_t e = 0; e < spec.count; ++e) {
+      FieldElement sum = FieldElement::Zero();
+      for (int i = spec.low_bits - 1; i >= 0; --i) {
+        sum = sum + sum + bits[bit_offset + e * spec.low_bits + i];
+      }
+      batch.low[e] = sum;
+    }
+    if (spec.keep_bits) batch.bits = bits.Slice(bit_offset, spec.count * spec.low_bits);
+    bit_offset += spec.count * spec.low_bits;
+    if (spec.high_bits > 0) {
+      batch.high = high.Slice(high_offset, spec.count);
+      high_offset += spec.count;
+    }
+    out.push_back(std::move(batch));
+  }
+  return out;
+}
+
+}  // namespace pplda::crypto

@@ -1,0 +1,140 @@
+// MpcEngine: one compute party's side of the honest-majority Shamir MPC
+// engine (semi-honest security against any coalition of up to t < n/2
+// parties; DESIGN.md sections 3 and 4).
+//
+// Structure: the engine is a deterministic program over an injected
+// PartyTransport (transport.h) and an injected SecureRng. Every party runs
+// the same sequence of calls with the same public arguments; each call that
+// communicates consumes a fixed number of rounds, whatever the batch size:
+//
+//   call              rounds  what each party sends (n parties, t threshold)
+//   Input             1       each owner: its elements' shares to n-1 peers
+//   Mul               1       parties 0..2t: n-1 shares per product (GRR)
+//   InnerProducts     1       as Mul, one share per group
+//   Open              1       n-1 shares per element
+//   OpenTo            1       one share per element to its receiver
+//   Random            1       parties 0..t: n-1 shares per element
+//   RandomBits        2       deal (t+1 dealers) + open of r^2 (all)
+//   GenerateMasks     2       as RandomBits, plus t+1 dealers' high masks
+//
+// Multiplication is Gennaro-Rabin-Rabin (PODC 1998): parties 0..2t reshare
+// their local degree-2t product a_i b_i at degree t and every party
+// recombines with the degree-2t Lagrange coefficients at 0. Random bits are
+// Damgard-Fitzi-Kiltz-Nielsen-Toft (TCC 2006): r^2 is opened at degree 2t,
+// randomised by a dealt degree-2t sharing of zero, and b = (r/sqrt(r^2)+1)/2.
+// A random r = 0 (probability about 2^-126 per bit) is redrawn, at most
+// kMaxBitAttempts times.
+//
+// Errors: InvalidArgument for inputs of the wrong size or range and for
+// malformed or inconsistent shares received from a peer (naming the party,
+// round and element); transport errors are passed through. After an error
+// the engine must not be used further (parties may be out of step).
+// Thread-safety: one engine per party thread; not thread-safe.
+#ifndef PPLDA_CRYPTO_MPC_ENGINE_H_
+#define PPLDA_CRYPTO_MPC_ENGINE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "crypto/field_vector.h"
+#include "crypto/mpc_config.h"
+#include "crypto/mpc_masks.h"
+#include "crypto/mpc_shares.h"
+#include "crypto/secure_rng.h"
+#include "crypto/transport.h"
+
+namespace pplda::crypto {
+
+class MpcEngine {
+ public:
+  static constexpr int kMaxBitAttempts = 4;
+
+  // The transport's party count must equal config.num_parties().
+  static absl::StatusOr<std::unique_ptr<MpcEngine>> Create(const MpcConfig& config,
+                                                           PartyTransport& transport,
+                                                           SecureRng& rng);
+
+  const MpcConfig& config() const { return config_; }
+  int party_id() const { return party_; }
+  int num_parties() const { return config_.num_parties(); }
+  int threshold() const { return config_.threshold(); }
+  // Rounds this engine has stepped through so far.
+  uint64_t rounds() const { return round_; }
+  SecureRng& rng() { return rng_; }
+
+  // Element i is secret-shared by party owners[i]; this party passes the
+  // values of the elements it owns, in index order.
+  absl::StatusOr<Shares> Input(absl::Span<const int> owners,
+                               absl::Span<const FieldElement> my_values);
+
+  // Element-wise products a[i] * b[i].
+  absl::StatusOr<Shares> Mul(const Shares& a, const Shares& b);
+  // out[g] = sum_{i in [g*group_size, (g+1)*group_size)} a[i] * b[i];
+  // a.size() must be a multiple of group_size >= 1.
+  absl::StatusOr<Shares> InnerProducts(const Shares& a, const Shares& b, size_t group_size);
+
+  // Reveals every element to every party (checking share consistency when
+  // n > t + 1).
+  absl::StatusOr<FieldVector> Open(const Shares& a);
+  // Reveals element i to party receivers[i] only; the result has a value at
+  // i exactly when receivers[i] is this party. Other parties receive
+  // nothing for element i.
+  absl::StatusOr<std::vector<std::optional<FieldElement>>> OpenTo(
+      const Shares& a, absl::Span<const int> receivers);
+
+  // Shares of `count` uniform random field elements (sum of t+1 dealers').
+  absl::StatusOr<Shares> Random(size_t count);
+  // Shares of `count` uniform random bits.
+  absl::StatusOr<Shares> RandomBits(size_t count);
+  // One MaskBatch per spec (mpc_masks.h), all generated in the same 2 rounds.
+  absl::StatusOr<std::vector<MaskBatch>> GenerateMasks(absl::Span<const MaskSpec> specs);
+
+ private:
+  struct DealBlock {
+    absl::Span<const FieldElement> secrets;
+    int degree;
+  };
+
+  MpcEngine(const MpcConfig& config, PartyTransport& transport, SecureRng& rng)
+      : config_(config), transport_(transport), rng_(rng), party_(transport.party_id()) {}
+
+  uint64_t BeginRound() { return ++round_; }
+  absl::Status SendElements(int to, uint64_t round, absl::Span<const FieldElement> values);
+  absl::StatusOr<FieldVector> ReceiveElements(int from, uint64_t round, size_t count,
+                                              std::string_view what);
+  // One round in which each party d with count_by_dealer[d] > 0 deals
+  // Shamir sharings of its blocks (this party passes its own blocks, whose
+  // total size must equal count_by_dealer[party_id()]). Returns this
+  // party's shares from each dealer, indexed by dealer.
+  absl::StatusOr<std::vector<FieldVector>> Deal(absl::Span<const DealBlock> my_blocks,
+                                                absl::Span<const size_t> count_by_dealer,
+                                                std::string_view what);
+  // Reshares local degree-2t values (parties 0..2t) and recombines: the
+  // degree-reduction step of Mul and InnerProducts.
+  absl::StatusOr<Shares> ReduceDegree(const FieldVector& local_products,
+                                      std::string_view what);
+  // Opens a sharing of the given degree (every party sends to every other).
+  absl::StatusOr<FieldVector> OpenAtDegree(const FieldVector& shares, int degree,
+                                           std::string_view what);
+  // Turns shares of random r (degree t) and of zero (degree 2t) into shares
+  // of random bits; positions where r = 0 are redrawn.
+  absl::StatusOr<Shares> BitsFromSquares(Shares r, Shares zero);
+  // Sums this party's shares over the t+1 dealers' blocks [offset, offset+count).
+  static Shares SumOverDealers(const std::vector<FieldVector>& by_dealer, int dealers,
+                               size_t offset, size_t count);
+
+  MpcConfig config_;
+  PartyTransport& transport_;
+  SecureRng& rng_;
+  int party_;
+  uint64_t round_ = 0;
+};
+
+}  // namespace pplda::crypto
+
+#endif  // PPLDA_CRYPTO_MPC_ENGINE_H_
