@@ -224,16 +224,22 @@ TEST(BundledCorpusTest, SotuSentenceWindows) {
   EXPECT_EQ(corpus->report.skipped_non_txt, 1);  // PACKAGE-LICENSE
   EXPECT_EQ(corpus->report.skipped_empty, 0);
   EXPECT_GT(corpus->documents.size(), 1500u);
+  EXPECT_EQ(corpus->documents.size(), 2513u);  // quoted in docs/corpus.md
+  int64_t words = 0, over_window = 0;
   EXPECT_EQ(corpus->report.documents, static_cast<int64_t>(corpus->documents.size()));
   EXPECT_EQ(corpus->documents.front().name.rfind("1790-1860/1790_george_washington_n.txt#1", 0),
             0u);
   for (const RawDocument& d : corpus->documents) {
-    const int words = CountWords(d.text);
-    ASSERT_GT(words, 0) << d.name;
-    if (words > options.window_words) {
-      EXPECT_EQ(SplitSentences(d.text).size(), 1u) << d.name << " has " << words << " words";
+    const int n = CountWords(d.text);
+    ASSERT_GT(n, 0) << d.name;
+    words += n;
+    if (n > options.window_words) {
+      ++over_window;
+      EXPECT_EQ(SplitSentences(d.text).size(), 1u) << d.name << " has " << n << " words";
     }
   }
+  EXPECT_EQ(words, 208402);
+  EXPECT_EQ(over_window, 55);
 }
 
 }  // namespace

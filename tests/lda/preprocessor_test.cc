@@ -205,5 +205,23 @@ TEST(MapToVocabularyTest, EmptyInputIsAnEmptyCorpus) {
   EXPECT_EQ(corpus->vocabulary.size(), 1);
 }
 
+// The figures docs/corpus.md quotes for the bundled corpus with the default
+// preprocessing (sentence windows of 100 words).
+TEST(BundledCorpusTest, SotuDefaultPreprocessing) {
+  ReadOptions read;
+  read.split = SplitMode::kSentences;
+  auto raw = ReadDocuments("data/sotu", read);
+  ASSERT_TRUE(raw.ok()) << raw.status();
+  PreprocessReport report;
+  auto corpus = BuildCorpus(*raw, PreprocessOptions{}, &report);
+  ASSERT_TRUE(corpus.ok()) << corpus.status();
+  EXPECT_EQ(corpus->num_documents(), 2513);
+  EXPECT_EQ(report.dropped_empty, 0);
+  EXPECT_EQ(report.tokens_in, 208402);
+  EXPECT_EQ(report.terms_before_df, 10688);
+  EXPECT_EQ(corpus->vocabulary.size(), 6579);
+  EXPECT_EQ(corpus->num_tokens(), 87104);
+}
+
 }  // namespace
 }  // namespace pplda::lda
