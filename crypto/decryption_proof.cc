@@ -1,0 +1,93 @@
+#include "crypto/decryption_proof.h"
+
+#include <sodium.h>
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "crypto/big_int.h"
+
+namespace pplda::crypto {
+namespace {
+
+void Absorb(crypto_generichash_state& state, const mpz_class& x) {
+  const std::string bytes = ToMinimalBytes(x);
+  uint8_t len[8];
+  for (int i = 0; i < 8; ++i) len[i] = static_cast<uint8_t>(uint64_t{bytes.size()} >> (56 - 8 * i));
+  crypto_generichash_update(&state, len, sizeof(len));
+  crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(bytes.data()),
+                            bytes.size());
+}
+
+mpz_class Challenge(const ThresholdPublicKey& key, int party, const mpz_class& c4,
+                    const mpz_class& ci2, const mpz_class& a, const mpz_class& b) {
+  crypto_generichash_state state;
+  uint8_t out[kProofChallengeBits / 8];
+  crypto_generichash_init(&state, nullptr, 0, sizeof(out));
+  static constexpr char kDomain[] = "pplda/paillier-decryption-proof/v1";
+  crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(kDomain),
+                            sizeof(kDomain) - 1);
+  crypto_generichash_update(&state, key.fingerprint().data(), key.fingerprint().size());
+  Absorb(state, mpz_class(party));
+  Absorb(state, c4);
+  Absorb(state, ci2);
+  Absorb(state, key.verification_base());
+  Absorb(state, key.verification_key(party));
+  Absorb(state, a);
+  Absorb(state, b);
+  crypto_generichash_final(&state, out, sizeof(out));
+  return FromBytes(std::string_view(reinterpret_cast<const char*>(out), sizeof(out)));
+}
+
+// base^e mod m for a possibly negative e (base must be invertible mod m).
+mpz_class PowSigned(const mpz_class& base, const mpz_class& e, const mpz_class& m) {
+  mpz_class out;
+  mpz_powm(out.get_mpz_t(), base.get_mpz_t(), e.get_mpz_t(), m.get_mpz_t());
+  return out;
+}
+
+}  // namespace
+
+DecryptionProof ProveDecryption(const ThresholdPublicKey& key, int party, const mpz_class& x,
+                                const Ciphertext& c, const mpz_class& partial,
+                                SecureRng& rng) {
+  const mpz_class& n2 = key.n_squared();
+  const mpz_class c4 = PowSigned(c.value, mpz_class(4), n2);
+  const mpz_class ci2 = PowSigned(partial, mpz_class(2), n2);
+  SecretInt r(rng.RandomBits(BitLength(n2) + BitLength(key.delta()) + 2 * kProofChallengeBits));
+  const mpz_class a = PowSigned(c4, r.value(), n2);
+  const mpz_class b = PowSigned(key.verification_base(), r.value(), n2);
+  DecryptionProof proof;
+  proof.challenge = Challenge(key, party, c4, ci2, a, b);
+  proof.response = r.value() + proof.challenge * x;
+  return proof;
+}
+
+absl::Status VerifyDecryption(const ThresholdPublicKey& key, int party, const Ciphertext& c,
+                              const mpz_class& partial, const DecryptionProof& proof) {
+  const mpz_class& n2 = key.n_squared();
+  const std::string who = absl::StrCat("decryption proof of party ", party);
+  if (proof.challenge < 0 || BitLength(proof.challenge) > kProofChallengeBits) {
+    return absl::InvalidArgumentError(absl::StrCat(who, ": challenge is not a ",
+                                                   kProofChallengeBits, "-bit value"));
+  }
+  const size_t max_response_bits =
+      BitLength(n2) + 2 * BitLength(key.delta()) + 3 * kProofChallengeBits + 2;
+  if (proof.response < 0 || BitLength(proof.response) > max_response_bits) {
+    return absl::InvalidArgumentError(absl::StrCat(who, ": response is out of range"));
+  }
+  const mpz_class neg_e = -proof.challenge;
+  const mpz_class c4 = PowSigned(c.value, mpz_class(4), n2);
+  const mpz_class ci2 = PowSigned(partial, mpz_class(2), n2);
+  const mpz_class a = PowSigned(c4, proof.response, n2) * PowSigned(ci2, neg_e, n2) % n2;
+  const mpz_class b = PowSigned(key.verification_base(), proof.response, n2) *
+                      PowSigned(key.verification_key(party), neg_e, n2) % n2;
+  if (Challenge(key, party, c4, ci2, a, b) != proof.challenge) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        who, " does not verify: the partial decryption is not c^(2 Delta s_", party,
+        ") for this key"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace pplda::crypto

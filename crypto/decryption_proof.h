@@ -1,0 +1,45 @@
+// Proof of correct partial decryption for threshold Paillier (Shoup,
+// EUROCRYPT 2000, section 2; Damgard-Jurik, PKC 2001, section 4.1), made
+// non-interactive with the Fiat-Shamir transform.
+//
+// Statement, for party i with x_i = Delta s_i, ciphertext c and partial
+// decryption c_i: log_{c^4}(c_i^2) = log_v(v_i)  (= x_i).
+//   Prove:  r uniform in [0, 2^(bits(N^2) + bits(Delta) + 256));
+//           a = c^(4r), b = v^r mod N^2;
+//           e = H(fingerprint, i, c^4, c_i^2, v, v_i, a, b) in [0, 2^128);
+//           z = r + e x_i  (over the integers).
+//   Verify: a' = c^(4z) (c_i^2)^(-e), b' = v^z v_i^(-e) mod N^2, and
+//           e = H(fingerprint, i, c^4, c_i^2, v, v_i, a', b').
+// H is BLAKE2b over length-prefixed fields, truncated to 128 bits. The 128
+// extra bits of r hide e x_i statistically (distance <= 2^-128).
+// Squaring c_i removes any factor of order 2 a cheating party could add.
+// Cost: prover 2 exponentiations, verifier 4; optional in the semi-honest
+// protocol (DESIGN.md section 3), available for auditing and the combiner.
+// Thread-safe (pure functions).
+#ifndef PPLDA_CRYPTO_DECRYPTION_PROOF_H_
+#define PPLDA_CRYPTO_DECRYPTION_PROOF_H_
+
+#include <gmpxx.h>
+
+#include "absl/status/status.h"
+#include "crypto/paillier_ciphertext.h"
+#include "crypto/paillier_threshold_key.h"
+#include "crypto/secure_rng.h"
+
+namespace pplda::crypto {
+
+inline constexpr size_t kProofChallengeBits = 128;
+
+// x = Delta s_i (secret); partial = c^(2x) mod N^2. Inputs are not validated.
+DecryptionProof ProveDecryption(const ThresholdPublicKey& key, int party, const mpz_class& x,
+                                const Ciphertext& c, const mpz_class& partial,
+                                SecureRng& rng);
+
+// OK, or InvalidArgument "decryption proof of party <i> ... does not verify".
+// c and partial must already be validated as elements of Z*_{N^2}.
+absl::Status VerifyDecryption(const ThresholdPublicKey& key, int party, const Ciphertext& c,
+                              const mpz_class& partial, const DecryptionProof& proof);
+
+}  // namespace pplda::crypto
+
+#endif  // PPLDA_CRYPTO_DECRYPTION_PROOF_H_

@@ -1,0 +1,83 @@
+#include "crypto/paillier_key_share.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "crypto/decryption_proof.h"
+#include "crypto/parallel_batch.h"
+
+namespace pplda::crypto {
+namespace {
+
+constexpr size_t kShareSlackBits = 128;
+
+std::string CiphertextName(size_t i) { return absl::StrCat("ciphertext ", i); }
+
+}  // namespace
+
+PaillierKeyShare::PaillierKeyShare(ThresholdPublicKeyPtr key, int party, SecretInt share)
+    : key_(std::move(key)), party_(party), share_(std::move(share)) {
+  x_.mutable_value() = key_->delta() * share_.value();
+  exponent_.mutable_value() = 2 * x_.value();
+}
+
+absl::StatusOr<PaillierKeyShare> PaillierKeyShare::Create(ThresholdPublicKeyPtr key,
+                                                          int party, SecretInt share) {
+  if (key == nullptr) return absl::InvalidArgumentError("key share: no public key given");
+  RETURN_IF_ERROR(key->ValidateParty(party, "key share"));
+  const size_t max_bits = BitLength(key->n_squared()) + kShareSlackBits;
+  if (share.value() < 0 || BitLength(share.value()) > max_bits) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "key share of party ", party, ": secret share is outside [0, 2^", max_bits, ")"));
+  }
+  PaillierKeyShare out(std::move(key), party, std::move(share));
+  mpz_class check;
+  mpz_powm(check.get_mpz_t(), out.key_->verification_base().get_mpz_t(),
+           out.x_.value().get_mpz_t(), out.key_->n_squared().get_mpz_t());
+  if (check != out.key_->verification_key(party)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "key share of party ", party, " does not match verification key ", party,
+        " of public key ", out.key_->short_fingerprint(),
+        ": wrong key file, wrong party, or a corrupted share"));
+  }
+  return out;
+}
+
+absl::StatusOr<mpz_class> PaillierKeyShare::PartialDecrypt(const Ciphertext& c) const {
+  RETURN_IF_ERROR(key_->paillier().ValidateCiphertext(c.value, "ciphertext"));
+  mpz_class out;
+  mpz_powm(out.get_mpz_t(), c.value.get_mpz_t(), exponent_.value().get_mpz_t(),
+           key_->n_squared().get_mpz_t());
+  return out;
+}
+
+absl::StatusOr<PartialDecryptionBatch> PaillierKeyShare::PartialDecryptBatch(
+    absl::Span<const Ciphertext> ciphertexts, ThreadPool* pool) const {
+  PartialDecryptionBatch batch;
+  batch.party = party_;
+  batch.values.resize(ciphertexts.size());
+  RETURN_IF_ERROR(RunBatch(pool, ciphertexts.size(), [&](size_t i, int) -> absl::Status {
+    RETURN_IF_ERROR(
+        key_->paillier().ValidateCiphertext(ciphertexts[i].value, CiphertextName(i)));
+    mpz_powm(batch.values[i].get_mpz_t(), ciphertexts[i].value.get_mpz_t(),
+             exponent_.value().get_mpz_t(), key_->n_squared().get_mpz_t());
+    return absl::OkStatus();
+  }));
+  return batch;
+}
+
+absl::StatusOr<PartialDecryptionBatch> PaillierKeyShare::PartialDecryptBatchWithProofs(
+    absl::Span<const Ciphertext> ciphertexts, SecureRng& rng, ThreadPool* pool) const {
+  ASSIGN_OR_RETURN(PartialDecryptionBatch batch, PartialDecryptBatch(ciphertexts, pool));
+  batch.proofs.resize(ciphertexts.size());
+  RETURN_IF_ERROR(RunBatch(pool, ciphertexts.size(), [&](size_t i, int) -> absl::Status {
+    batch.proofs[i] =
+        ProveDecryption(*key_, party_, x_.value(), ciphertexts[i], batch.values[i], rng);
+    return absl::OkStatus();
+  }));
+  return batch;
+}
+
+}  // namespace pplda::crypto
