@@ -1,13 +1,19 @@
 #include "lda/collapsed_gibbs_sampler.h"
 
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 
 namespace pplda::lda {
 namespace {
+
+// A token of term t whose topic went from `from` to `to` in an iteration.
+struct TopicMove {
+  TermId t;
+  int32_t from, to;
+};
 
 // Per-thread buffers of the sparse sweep, sized K once.
 struct SweepScratch {
@@ -35,15 +41,19 @@ class SparseSweep {
     }
   }
 
+  // Resamples every token of one document; appends the tokens whose topic
+  // changed to `moves` when it is not null.
   void Document(const std::vector<TermId>& tokens, std::vector<int>& z, int32_t* ndk,
-                Rng& rng) {
+                Rng& rng, std::vector<TopicMove>* moves) {
     BeginDocument(ndk);
     for (size_t i = 0; i < tokens.size(); ++i) {
       const TermId t = tokens[i];
-      Move(t, z[i], -1, ndk);
+      const int old_k = z[i];
+      Move(t, old_k, -1, ndk);
       const int k = Sample(t, ndk, rng);
       Move(t, k, +1, ndk);
       z[i] = k;
+      if (moves != nullptr && k != old_k) moves->push_back({t, old_k, k});
     }
     EndDocument();
   }
@@ -171,12 +181,16 @@ struct CollapsedGibbsSampler::Block {
   int32_t doc_begin, doc_end;
   Rng rng;
   SweepScratch scratch;
-  // The counts this block samples against: the global ones when there is a
-  // single block, otherwise its own copy (AD-LDA).
+  // The counts this block samples against: block 0 uses the global ones,
+  // every other block its own copy (AD-LDA). All copies are equal between
+  // iterations.
   TermTopicCounts local_counts;
   std::vector<int64_t> local_totals;
   TermTopicCounts* counts = nullptr;
   std::vector<int64_t>* totals = nullptr;
+  // Tokens of this block that changed topic in the current iteration (only
+  // recorded when there are several blocks).
+  std::vector<TopicMove> moves;
 };
 
 CollapsedGibbsSampler::CollapsedGibbsSampler(const Corpus& corpus,
@@ -188,7 +202,7 @@ CollapsedGibbsSampler::CollapsedGibbsSampler(const Corpus& corpus,
     auto block = std::make_unique<Block>(bounds[p], bounds[p + 1],
                                          Rng::ForStream(options.seed, kStandardStreams, p),
                                          state_.num_topics);
-    if (parts == 1) {
+    if (p == 0) {
       block->counts = &state_.term_topic;
       block->totals = &state_.topic_totals;
     } else {
@@ -226,37 +240,52 @@ std::string_view CollapsedGibbsSampler::parallel_scheme() const {
 void CollapsedGibbsSampler::SweepBlock(Block& block) {
   SparseSweep sweep(*block.counts, *block.totals, options_.alpha, options_.beta,
                     block.scratch);
+  std::vector<TopicMove>* moves = blocks_.size() > 1 ? &block.moves : nullptr;
+  block.moves.clear();
   for (int32_t m = block.doc_begin; m < block.doc_end; ++m) {
-    sweep.Document(state_.tokens[m], state_.z[m], state_.doc_row(m), block.rng);
+    sweep.Document(state_.tokens[m], state_.z[m], state_.doc_row(m), block.rng, moves);
   }
 }
 
 void CollapsedGibbsSampler::MergeBlocks() {
-  const int k_topics = state_.num_topics;
-  pool_->ParallelFor(state_.num_terms, [&](size_t begin, size_t end, int) {
-    for (size_t t = begin; t < end; ++t) {
-      int32_t* global = state_.term_topic.mutable_row(static_cast<TermId>(t));
-      for (int k = 0; k < k_topics; ++k) {
-        int32_t merged = global[k];
-        for (const auto& b : blocks_) merged += b->local_counts.row(static_cast<TermId>(t))[k] - global[k];
-        global[k] = merged;
+  // Each block's copy already holds its own moves; applying every other
+  // block's moves makes all copies equal to the counts of the new z.
+  pool_->ParallelForChunks(blocks_.size(), blocks_.size(), [&](size_t begin, size_t end, int) {
+    for (size_t p = begin; p < end; ++p) {
+      Block& target = *blocks_[p];
+      for (size_t q = 0; q < blocks_.size(); ++q) {
+        if (q == p) continue;
+        for (const TopicMove& move : blocks_[q]->moves) {
+          target.counts->Decrement(move.t, move.from);
+          target.counts->Increment(move.t, move.to);
+          --(*target.totals)[move.from];
+          ++(*target.totals)[move.to];
+        }
       }
-      for (const auto& b : blocks_) {
-        std::memcpy(b->local_counts.mutable_row(static_cast<TermId>(t)), global,
-                    sizeof(int32_t) * k_topics);
-      }
-    }
-    state_.term_topic.RebuildNonzeroLists(static_cast<TermId>(begin), static_cast<TermId>(end));
-    for (const auto& b : blocks_) {
-      b->local_counts.RebuildNonzeroLists(static_cast<TermId>(begin), static_cast<TermId>(end));
     }
   });
-  for (int k = 0; k < k_topics; ++k) {
-    int64_t merged = state_.topic_totals[k];
-    for (const auto& b : blocks_) merged += b->local_totals[k] - state_.topic_totals[k];
-    state_.topic_totals[k] = merged;
+}
+
+absl::Status CollapsedGibbsSampler::CheckBlockCopies() const {
+  for (size_t p = 1; p < blocks_.size(); ++p) {
+    const Block& b = *blocks_[p];
+    if (b.local_totals != state_.topic_totals) {
+      return absl::InternalError(absl::StrCat("block ", p, ": topic totals differ"));
+    }
+    for (TermId t = 0; t < state_.num_terms; ++t) {
+      for (int k = 0; k < state_.num_topics; ++k) {
+        if (b.local_counts.count(t, k) != state_.term_topic.count(t, k)) {
+          return absl::InternalError(
+              absl::StrCat("block ", p, ": count of term ", t, " topic ", k, " differs"));
+        }
+      }
+      if (b.local_counts.nonzero_topics(t).size() != state_.term_topic.nonzero_topics(t).size()) {
+        return absl::InternalError(
+            absl::StrCat("block ", p, ": non-zero list of term ", t, " differs"));
+      }
+    }
   }
-  for (const auto& b : blocks_) b->local_totals = state_.topic_totals;
+  return absl::OkStatus();
 }
 
 void CollapsedGibbsSampler::RunIteration() {

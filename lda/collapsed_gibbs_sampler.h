@@ -17,10 +17,14 @@
 // (AD-LDA, Newman, Asuncion, Smyth & Welling, JMLR 2009): documents are cut
 // into P contiguous blocks of about equal token counts; each thread sweeps
 // its block against its own copy of the topic-term counts and topic totals
-// taken at the start of the iteration, and after the iteration the copies'
-// changes are summed into the global counts. Document-topic counts are exact
-// (a document belongs to one block). The result is deterministic given the
-// seed and the thread count (block p draws from stream p of the seed).
+// (equal to the global counts at the start of the iteration) and logs the
+// tokens whose topic changed; after the iteration every copy applies the
+// other blocks' logs, so all copies again equal the counts of z. Cost of the
+// merge: O(P x tokens that moved), independent of V x K. Document-topic
+// counts are exact (a document belongs to one block). AD-LDA is an
+// approximation: within an iteration a block does not see the other blocks'
+// moves (docs/lda.md gives its measured effect). The result is deterministic
+// given the seed and the thread count (block p draws from stream p).
 //
 // Thread-safety: see LdaSampler.
 #ifndef PPLDA_LDA_COLLAPSED_GIBBS_SAMPLER_H_
@@ -52,6 +56,10 @@ class CollapsedGibbsSampler : public LdaSampler {
 
   void RunIteration() override;
   std::string_view kind() const override { return "standard"; }
+
+  // For tests: Internal error unless every AD-LDA block's copy of the
+  // topic-term counts and totals equals the global one.
+  absl::Status CheckBlockCopies() const;
 
  private:
   struct Block;  // one thread's documents, counts copy and random stream

@@ -167,6 +167,19 @@ TEST(SamplerDeterminismTest, BatchedRunDoesNotDependOnThreadCount) {
   EXPECT_EQ(one, RunAndGet("batched", c, 3, 3, 5));
 }
 
+TEST(AdLdaTest, BlockCopiesStayEqualToTheGlobalCounts) {
+  const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 8).corpus;
+  for (int threads : {2, 3}) {
+    auto s = CollapsedGibbsSampler::Create(c, Options(6, threads));
+    ASSERT_TRUE(s.ok());
+    for (int it = 0; it < 4; ++it) {
+      (*s)->RunIteration();
+      ASSERT_TRUE((*s)->CheckBlockCopies().ok()) << (*s)->CheckBlockCopies();
+      ASSERT_TRUE((*s)->state().CheckConsistency().ok());
+    }
+  }
+}
+
 TEST(SamplerDeterminismTest, StandardSamplerMovesTokens) {
   const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 6).corpus;
   const auto start = GibbsState::RandomTopics(c, 6, 11);
