@@ -297,11 +297,11 @@ absl::StatusOr<std::vector<MaskBatch>> MpcEngine::GenerateMasks(
   size_t total_high = 0;
   for (size_t s = 0; s < specs.size(); ++s) {
     const MaskSpec& spec = specs[s];
-    if (spec.low_bits < 0 || spec.low_bits > 126 || spec.high_bits < 0 ||
+    if (spec.low_bits < 0 || spec.low_bits > FieldElement::kBits || spec.high_bits < 0 ||
         spec.high_bits > 126) {
       return absl::InvalidArgumentError(absl::StrCat(
           "GenerateMasks: spec ", s, " asks for ", spec.low_bits, " low bits and ",
-          spec.high_bits, " high bits; each must be in [0, 126]"));
+          spec.high_bits, " high bits; need low bits in [0, 127], high bits in [0, 126]"));
     }
     total_bits += spec.count * spec.low_bits;
     if (spec.high_bits > 0) total_high += spec.count;

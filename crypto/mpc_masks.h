@@ -22,7 +22,7 @@ namespace pplda::crypto {
 
 struct MaskSpec {
   size_t count = 0;
-  // Random bits per element, 0..126.
+  // Random bits per element, 0..127 (127 bits: low is taken mod p).
   int low_bits = 0;
   // Bits of each dealer's contribution to the high part, 0..126 (0: none).
   int high_bits = 0;

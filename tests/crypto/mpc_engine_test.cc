@@ -251,10 +251,10 @@ TEST(MpcEngineErrorsTest, SizeMismatchAndBadOwnersAreInvalidArgument) {
   EXPECT_THAT(status.message(), HasSubstr("3 elements but 2 receivers"));
 
   bed = MpcTestbed::Create(3, 1, 5).value();
-  const std::vector<MaskSpec> bad = {{4, 127, 0, true}};
+  const std::vector<MaskSpec> bad = {{4, 128, 0, true}};
   status = bed->Run([&](MpcEngine& e) { return e.GenerateMasks(bad).status(); });
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(status.message(), HasSubstr("spec 0 asks for 127 low bits"));
+  EXPECT_THAT(status.message(), HasSubstr("spec 0 asks for 128 low bits"));
 }
 
 TEST(MpcEngineErrorsTest, CreateRejectsMismatchedTransport) {
