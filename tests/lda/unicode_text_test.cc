@@ -1,5 +1,6 @@
 #include "lda/unicode_text.h"
 
+#include <random>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -82,6 +83,34 @@ TEST(ToLowerCaseTest, CoveredScripts) {
   EXPECT_EQ(ToLowerCase(0x130), U'i');                                  // İ -> i
   EXPECT_EQ(ToLowerCase(0xDF), char32_t{0xDF});                         // ß unchanged
   EXPECT_EQ(ToLowerCase(0x4E2D), char32_t{0x4E2D});                     // no case
+}
+
+// Property over random byte strings (fixed seed): text accepted as valid
+// decodes into code points that re-encode to exactly the same bytes, and
+// text rejected is rejected at the first byte where decoding could not
+// proceed (the prefix before it is valid).
+TEST(FindInvalidUtf8Test, RandomBytesAgreeWithDecoder) {
+  std::mt19937 rng(20240601);
+  // Bias towards bytes that form multi-byte sequences.
+  const unsigned char alphabet[] = {'a', ' ', '\n', 0x80, 0x9F, 0xA0, 0xBF, 0xC2, 0xC3,
+                                    0xDF, 0xE0, 0xE2, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF};
+  std::uniform_int_distribution<size_t> pick(0, sizeof(alphabet) - 1);
+  std::uniform_int_distribution<size_t> length(0, 12);
+  int valid = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string text;
+    for (size_t n = length(rng); n > 0; --n) text.push_back(static_cast<char>(alphabet[pick(rng)]));
+    auto bad = FindInvalidUtf8(text);
+    const std::string checked = bad ? text.substr(0, bad->byte_offset) : text;
+    ASSERT_FALSE(FindInvalidUtf8(checked).has_value());
+    std::string reencoded;
+    size_t pos = 0;
+    while (pos < checked.size()) AppendUtf8(DecodeUtf8At(checked, &pos), &reencoded);
+    ASSERT_EQ(reencoded, checked);
+    if (!bad) ++valid;
+  }
+  EXPECT_GT(valid, 1000);  // both outcomes were exercised
+  EXPECT_LT(valid, 19000);
 }
 
 }  // namespace
