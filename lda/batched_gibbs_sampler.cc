@@ -160,18 +160,40 @@ void BatchedGibbsSampler::SampleDocuments(size_t begin, size_t end,
   }
 }
 
-void BatchedGibbsSampler::UpdateTopicTermCounts() {
+void BatchedGibbsSampler::UpdateTopicTermCounts(TermId first, TermId last,
+                                                std::vector<int64_t>& total_deltas) {
   for (int32_t m = 0; m < state_.num_documents(); ++m) {
-    for (size_t i = 0; i < state_.z[m].size(); ++i) {
+    const std::vector<TermId>& tokens = state_.tokens[m];
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      const TermId t = tokens[i];
       const int before = previous_z_[m][i];
       const int after = state_.z[m][i];
-      if (before == after) continue;
-      const TermId t = state_.tokens[m][i];
+      if (before == after || t < first || t >= last) continue;
       state_.term_topic.Decrement(t, before);
       state_.term_topic.Increment(t, after);
-      --state_.topic_totals[before];
-      ++state_.topic_totals[after];
+      --total_deltas[before];
+      ++total_deltas[after];
     }
+  }
+}
+
+void BatchedGibbsSampler::UpdateCounts() {
+  const int parts = pool_ == nullptr ? 1 : num_threads_;
+  std::vector<std::vector<int64_t>> deltas(parts, std::vector<int64_t>(state_.num_topics, 0));
+  auto update = [&](size_t begin, size_t end, int) {
+    for (size_t p = begin; p < end; ++p) {
+      const TermId first = static_cast<TermId>(p * state_.num_terms / parts);
+      const TermId last = static_cast<TermId>((p + 1) * state_.num_terms / parts);
+      UpdateTopicTermCounts(first, last, deltas[p]);
+    }
+  };
+  if (pool_ == nullptr) {
+    update(0, 1, 0);
+  } else {
+    pool_->ParallelForChunks(parts, parts, update);
+  }
+  for (const auto& d : deltas) {
+    for (int k = 0; k < state_.num_topics; ++k) state_.topic_totals[k] += d[k];
   }
 }
 
@@ -194,7 +216,7 @@ void BatchedGibbsSampler::RunIteration() {
   } else {
     pool_->ParallelForChunks(docs, static_cast<size_t>(4 * num_threads_), sample);
   }
-  UpdateTopicTermCounts();
+  UpdateCounts();
   ++iterations_done_;
 }
 

@@ -57,8 +57,13 @@ class BatchedGibbsSampler : public LdaSampler {
   void SampleDocuments(size_t begin, size_t end, const std::vector<double>& denom_inv,
                        double s_total);
   // Applies the changes from previous_z_ to state_.z to the topic-term
-  // counts and topic totals.
-  void UpdateTopicTermCounts();
+  // counts and topic totals, in parallel over term ranges. Each term's
+  // updates happen in document order whatever the thread count, so the
+  // non-zero lists (and hence the draws) do not depend on it.
+  void UpdateCounts();
+  // The changes of tokens whose term is in [first, last); topic total
+  // changes are added to total_deltas.
+  void UpdateTopicTermCounts(TermId first, TermId last, std::vector<int64_t>& total_deltas);
 
   std::vector<std::vector<int>> previous_z_;
 };
