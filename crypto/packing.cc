@@ -23,9 +23,9 @@ mpz_class Pow2(int bits) {
 }
 
 absl::Status CheckOptions(const PackingOptions& o) {
-  if (o.value_bits < 1 || o.value_bits > 512) {
+  if (o.value_bits < 1 || o.value_bits > 1024) {
     return absl::InvalidArgumentError(
-        absl::StrCat("packing: value_bits = ", o.value_bits, " is outside [1, 512]"));
+        absl::StrCat("packing: value_bits = ", o.value_bits, " is outside [1, 1024]"));
   }
   if (o.max_terms == 0) return absl::InvalidArgumentError("packing: max_terms must be >= 1");
   if (o.mask_parties < 0 || o.mask_parties > 64) {

@@ -31,7 +31,7 @@
 // always fails the check instead of aliasing. The count of packed values is
 // carried by the caller: Unpack(plaintexts, count) needs
 // plaintexts.size() == NumPlaintexts(count).
-// Errors from Create(): InvalidArgument for value_bits outside [1, 512],
+// Errors from Create(): InvalidArgument for value_bits outside [1, 1024],
 // max_terms = 0, mask_parties outside [0, 64], sigma < 40 with masks,
 // guard_bits outside [0, 64], or a slot wider than the modulus allows.
 // Immutable; thread-safe.
