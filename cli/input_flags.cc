@@ -90,7 +90,7 @@ void LogPreprocessReport(const lda::PreprocessReport& r, bool quiet) {
       r.documents_out, r.documents_in, r.dropped_empty, r.tokens_out, r.tokens_in,
       r.terms_after_df, r.terms_before_df);
   if (r.unknown_tokens > 0) {
-    spdlog::info("{} tokens were not in the model's vocabulary and were dropped", r.unknown_tokens);
+    spdlog::info("{} tokens of terms outside the vocabulary were dropped", r.unknown_tokens);
   }
 }
 

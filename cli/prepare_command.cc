@@ -20,7 +20,7 @@ absl::Status RunPrepare(const PrepareFlags& f, const GlobalFlags& g) {
   ASSIGN_OR_RETURN(lda::PreparedCorpus prepared,
                    lda::PrepareCorpus(raw, PreprocessOptionsFrom(f.input), f.split, &report));
   LogPreprocessReport(report, g.quiet);
-  prepared.stats["input"] = f.input;
+  prepared.stats["input"] = f.input.input;
   RETURN_IF_ERROR(lda::WritePreparedCorpus(prepared, f.out));
   std::printf(
       "prepared %s: %d training documents (%lld tokens), %d test documents (%lld tokens), "

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== building pplda (first run: installs packages and compiles, a few minutes)"
-./deploy/build.sh
+./deploy/build.sh pplda
 out=${PPLDA_DEMO_OUT:-out/demo}
 mkdir -p "$out"
 pplda=build/cli/pplda

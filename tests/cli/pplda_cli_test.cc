@@ -23,7 +23,7 @@ struct RunResult {
   std::string output;  // stdout and stderr
 };
 
-RunResult Run(const std::string& args) {
+RunResult RunPplda(const std::string& args) {
   std::string cmd = std::string(PPLDA_BINARY) + " " + args + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   std::string out;
@@ -55,11 +55,11 @@ class PpldaCliTest : public ::testing::Test {
 };
 
 TEST_F(PpldaCliTest, PrepareTrainTopicsEvaluate) {
-  auto prep = Run("--quiet prepare --input " + Path("docs") + " --min-df 1 --max-df 1.0 --out " +
+  auto prep = RunPplda("--quiet prepare --input " + Path("docs") + " --min-df 1 --max-df 1.0 --out " +
                   Path("prepared"));
   ASSERT_EQ(prep.exit_code, 0) << prep.output;
   EXPECT_THAT(prep.output, HasSubstr("prepared"));
-  auto train = Run("--quiet train --input " + Path("prepared") +
+  auto train = RunPplda("--quiet train --input " + Path("prepared") +
                    " --topics 2 --iterations 50 --seed 7 --threads 1 --out " + Path("model.json") +
                    " --mixtures " + Path("mix.csv"));
   ASSERT_EQ(train.exit_code, 0) << train.output;
@@ -75,7 +75,7 @@ TEST_F(PpldaCliTest, PrepareTrainTopicsEvaluate) {
   EXPECT_TRUE(model->metadata["privacy"].contains("leakage"));
   EXPECT_TRUE(model->metadata["evaluation"].contains("held_out_perplexity"));
 
-  auto topics = Run("topics --model " + Path("model.json") + " --top 4 --json");
+  auto topics = RunPplda("topics --model " + Path("model.json") + " --top 4 --json");
   ASSERT_EQ(topics.exit_code, 0) << topics.output;
   auto json = nlohmann::json::parse(topics.output);
   ASSERT_EQ(json["topics"].size(), 2u);
@@ -91,7 +91,7 @@ TEST_F(PpldaCliTest, PrepareTrainTopicsEvaluate) {
       EXPECT_EQ(w_water, water) << topics.output;
     }
   }
-  auto eval = Run("--quiet evaluate --model " + Path("model.json") + " --input " +
+  auto eval = RunPplda("--quiet evaluate --model " + Path("model.json") + " --input " +
                   Path("prepared") + " --json");
   ASSERT_EQ(eval.exit_code, 0) << eval.output;
   auto figures = nlohmann::json::parse(eval.output);
@@ -108,8 +108,8 @@ TEST_F(PpldaCliTest, PrepareTrainTopicsEvaluate) {
 TEST_F(PpldaCliTest, TrainDirectlyFromRawFolderIsDeterministic) {
   std::string common = "--quiet train --input " + Path("docs") +
                        " --min-df 1 --max-df 1.0 --topics 2 --iterations 20 --threads 2 --seed 3";
-  ASSERT_EQ(Run(common + " --out " + Path("a.json")).exit_code, 0);
-  ASSERT_EQ(Run(common + " --out " + Path("b.json")).exit_code, 0);
+  ASSERT_EQ(RunPplda(common + " --out " + Path("a.json")).exit_code, 0);
+  ASSERT_EQ(RunPplda(common + " --out " + Path("b.json")).exit_code, 0);
   auto a = pplda::lda::ReadModelFile(Path("a.json"));
   auto b = pplda::lda::ReadModelFile(Path("b.json"));
   ASSERT_TRUE(a.ok() && b.ok());
@@ -117,40 +117,40 @@ TEST_F(PpldaCliTest, TrainDirectlyFromRawFolderIsDeterministic) {
 }
 
 TEST_F(PpldaCliTest, MissingInputIsAClearError) {
-  auto r = Run("train --input " + Path("nope") + " --topics 2 --out " + Path("m.json"));
+  auto r = RunPplda("train --input " + Path("nope") + " --topics 2 --out " + Path("m.json"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.output, HasSubstr("nope"));
   EXPECT_FALSE(fs::exists(Path("m.json")));
 }
 
 TEST_F(PpldaCliTest, BadOptionValuesAreRejected) {
-  EXPECT_NE(Run("train --input " + Path("docs") + " --topics 0").exit_code, 0);
-  EXPECT_NE(Run("train --input " + Path("docs") + " --sampler fancy").exit_code, 0);
-  EXPECT_NE(Run("train --input " + Path("docs") + " --alpha -1").exit_code, 0);
-  auto r = Run("train --input " + Path("docs") + " --format xml");
+  EXPECT_NE(RunPplda("train --input " + Path("docs") + " --topics 0").exit_code, 0);
+  EXPECT_NE(RunPplda("train --input " + Path("docs") + " --sampler fancy").exit_code, 0);
+  EXPECT_NE(RunPplda("train --input " + Path("docs") + " --alpha -1").exit_code, 0);
+  auto r = RunPplda("train --input " + Path("docs") + " --format xml");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.output, HasSubstr("xml"));
-  EXPECT_NE(Run("frobnicate").exit_code, 0);
+  EXPECT_NE(RunPplda("frobnicate").exit_code, 0);
 }
 
 TEST_F(PpldaCliTest, MalformedModelFileIsAClearError) {
   std::ofstream(Path("bad.json")) << "{\"vocabulary\": [\"a\"], \"alpha\": 0.1}";
-  auto r = Run("topics --model " + Path("bad.json"));
+  auto r = RunPplda("topics --model " + Path("bad.json"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.output, HasSubstr("bad.json"));
 }
 
 TEST_F(PpldaCliTest, EvaluateRejectsAModelFromAnotherVocabulary) {
-  ASSERT_EQ(Run("--quiet prepare --input " + Path("docs") + " --min-df 1 --max-df 1.0 --out " +
+  ASSERT_EQ(RunPplda("--quiet prepare --input " + Path("docs") + " --min-df 1 --max-df 1.0 --out " +
                 Path("prepared")).exit_code, 0);
-  ASSERT_EQ(Run("--quiet train --input " + Path("docs") +
+  ASSERT_EQ(RunPplda("--quiet train --input " + Path("docs") +
                 " --min-df 1 --max-df 1.0 --keep-stopwords --min-length 1 --topics 2 "
                 "--iterations 5 --out " + Path("m.json")).exit_code, 0);
   std::ofstream(dir_ / "docs" / "extra.txt") << "zebra giraffe";
-  ASSERT_EQ(Run("--quiet train --input " + Path("docs") +
+  ASSERT_EQ(RunPplda("--quiet train --input " + Path("docs") +
                 " --min-df 1 --max-df 1.0 --topics 2 --iterations 5 --out " + Path("m2.json"))
                 .exit_code, 0);
-  auto r = Run("evaluate --model " + Path("m2.json") + " --input " + Path("prepared"));
+  auto r = RunPplda("evaluate --model " + Path("m2.json") + " --input " + Path("prepared"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.output, HasSubstr("vocabulary"));
 }
