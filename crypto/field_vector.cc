@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include <bit>
 #include <cstring>
 
 #include "absl/status/status.h"
@@ -11,9 +12,25 @@ namespace pplda::crypto {
 namespace {
 
 uint128 LoadLittleEndian(const uint8_t* p) {
+  if constexpr (std::endian::native == std::endian::little) {
+    uint128 v;
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  }
   uint128 v = 0;
   for (int i = FieldElement::kBytes - 1; i >= 0; --i) v = (v << 8) | p[i];
   return v;
+}
+
+void StoreLittleEndian(uint128 v, uint8_t* p) {
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(p, &v, sizeof(v));
+    return;
+  }
+  for (int i = 0; i < FieldElement::kBytes; ++i) {
+    p[i] = static_cast<uint8_t>(v);
+    v >>= 8;
+  }
 }
 
 std::string Uint128ToString(uint128 v) {
@@ -91,11 +108,8 @@ void AppendEncoded(absl::Span<const FieldElement> values, std::vector<uint8_t>& 
   out.resize(start + values.size() * FieldElement::kBytes);
   uint8_t* p = out.data() + start;
   for (const FieldElement& x : values) {
-    uint128 v = x.value();
-    for (int i = 0; i < FieldElement::kBytes; ++i) {
-      *p++ = static_cast<uint8_t>(v);
-      v >>= 8;
-    }
+    StoreLittleEndian(x.value(), p);
+    p += FieldElement::kBytes;
   }
 }
 

@@ -291,6 +291,12 @@ absl::StatusOr<Shares> MpcEngine::RandomBits(size_t count) {
   return std::move(batches[0].bits);
 }
 
+absl::StatusOr<Shares> MpcEngine::XorOfDealerBits(const Shares& first, const Shares& second) {
+  // b = b0 xor b1 = b0 + b1 - 2 b0 b1.
+  ASSIGN_OR_RETURN(Shares both, Mul(first, second));
+  return first + second - both * FieldElement::FromUint64(2);
+}
+
 absl::StatusOr<std::vector<MaskBatch>> MpcEngine::GenerateMasks(
     absl::Span<const MaskSpec> specs) {
   size_t total_bits = 0;
@@ -306,35 +312,54 @@ absl::StatusOr<std::vector<MaskBatch>> MpcEngine::GenerateMasks(
     total_bits += spec.count * spec.low_bits;
     if (spec.high_bits > 0) total_high += spec.count;
   }
+  ASSIGN_OR_RETURN(MaskMaterial material, DealMaskMaterial(specs, total_bits, total_high));
+  return AssembleMasks(specs, material.bits, material.high);
+}
+
+absl::StatusOr<MpcEngine::MaskMaterial> MpcEngine::DealMaskMaterial(
+    absl::Span<const MaskSpec> specs, size_t total_bits, size_t total_high) {
+  MaskMaterial out;
+  if (total_bits + total_high == 0) return out;
   const int dealers = threshold() + 1;
-  Shares r, zero, high;
-  if (total_bits + total_high > 0) {
-    std::vector<size_t> counts(num_parties(), 0);
-    for (int d = 0; d < dealers; ++d) counts[d] = 2 * total_bits + total_high;
-    FieldVector my_r, my_high;
-    const FieldVector zeros(total_bits, FieldElement::Zero());
-    std::vector<DealBlock> blocks;
-    if (party_ < dealers) {
-      my_r = RandomFieldVector(rng_, total_bits);
-      my_high.reserve(total_high);
-      for (const MaskSpec& spec : specs) {
-        if (spec.high_bits == 0) continue;
-        FieldVector part = RandomBoundedVector(rng_, spec.count, spec.high_bits);
-        my_high.insert(my_high.end(), part.begin(), part.end());
-      }
-      blocks = {DealBlock{my_r, threshold()}, DealBlock{zeros, 2 * threshold()},
-                DealBlock{my_high, threshold()}};
+  const bool xor_bits = UsesXorBits();
+  // Per dealer: bits (XOR method) or r and a degree-2t zero (squaring), then
+  // the high masks.
+  const size_t bit_values = xor_bits ? total_bits : 2 * total_bits;
+  std::vector<size_t> counts(num_parties(), 0);
+  for (int d = 0; d < dealers; ++d) counts[d] = bit_values + total_high;
+  FieldVector my_r, my_high;
+  const FieldVector zeros(xor_bits ? 0 : total_bits, FieldElement::Zero());
+  std::vector<DealBlock> blocks;
+  if (party_ < dealers) {
+    my_r = xor_bits ? RandomBoundedVector(rng_, total_bits, 1)
+                    : RandomFieldVector(rng_, total_bits);
+    my_high.reserve(total_high);
+    for (const MaskSpec& spec : specs) {
+      if (spec.high_bits == 0) continue;
+      FieldVector part = RandomBoundedVector(rng_, spec.count, spec.high_bits);
+      my_high.insert(my_high.end(), part.begin(), part.end());
     }
-    ASSIGN_OR_RETURN(std::vector<FieldVector> by_dealer,
-                     Deal(blocks, counts, "mask dealing"));
-    r = SumOverDealers(by_dealer, dealers, 0, total_bits);
-    zero = SumOverDealers(by_dealer, dealers, total_bits, total_bits);
-    high = SumOverDealers(by_dealer, dealers, 2 * total_bits, total_high);
+    blocks.push_back(DealBlock{my_r, threshold()});
+    if (!xor_bits) blocks.push_back(DealBlock{zeros, 2 * threshold()});
+    blocks.push_back(DealBlock{my_high, threshold()});
   }
-  Shares bits;
-  if (total_bits > 0) {
-    ASSIGN_OR_RETURN(bits, BitsFromSquares(std::move(r), std::move(zero)));
+  ASSIGN_OR_RETURN(std::vector<FieldVector> by_dealer, Deal(blocks, counts, "mask dealing"));
+  out.high = SumOverDealers(by_dealer, dealers, bit_values, total_high);
+  if (total_bits == 0) return out;
+  if (xor_bits) {
+    const Shares first(FieldVector(by_dealer[0].begin(), by_dealer[0].begin() + total_bits));
+    const Shares second(FieldVector(by_dealer[1].begin(), by_dealer[1].begin() + total_bits));
+    ASSIGN_OR_RETURN(out.bits, XorOfDealerBits(first, second));
+  } else {
+    Shares r = SumOverDealers(by_dealer, dealers, 0, total_bits);
+    Shares zero = SumOverDealers(by_dealer, dealers, total_bits, total_bits);
+    ASSIGN_OR_RETURN(out.bits, BitsFromSquares(std::move(r), std::move(zero)));
   }
+  return out;
+}
+
+std::vector<MaskBatch> MpcEngine::AssembleMasks(absl::Span<const MaskSpec> specs,
+                                                const Shares& bits, const Shares& high) {
   std::vector<MaskBatch> out;
   out.reserve(specs.size());
   size_t bit_offset = 0;

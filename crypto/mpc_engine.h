@@ -14,16 +14,20 @@
 //   Open              1       n-1 shares per element
 //   OpenTo            1       one share per element to its receiver
 //   Random            1       parties 0..t: n-1 shares per element
-//   RandomBits        2       deal (t+1 dealers) + open of r^2 (all)
+//   RandomBits        2       t = 1: 2 dealers deal bits, XOR by one Mul;
+//                             t >= 2: t+1 dealers deal r, open of r^2 (all)
 //   GenerateMasks     2       as RandomBits, plus t+1 dealers' high masks
 //
 // Multiplication is Gennaro-Rabin-Rabin (PODC 1998): parties 0..2t reshare
 // their local degree-2t product a_i b_i at degree t and every party
-// recombines with the degree-2t Lagrange coefficients at 0. Random bits are
-// Damgard-Fitzi-Kiltz-Nielsen-Toft (TCC 2006): r^2 is opened at degree 2t,
-// randomised by a dealt degree-2t sharing of zero, and b = (r/sqrt(r^2)+1)/2.
-// A random r = 0 (probability about 2^-126 per bit) is redrawn, at most
-// kMaxBitAttempts times.
+// recombines with the degree-2t Lagrange coefficients at 0. Random bits: for
+// t = 1, parties 0 and 1 each deal a random bit and b = b0 xor b1 =
+// b0 + b1 - 2 b0 b1 (one Mul; either dealer alone sees nothing of b); for
+// t >= 2, Damgard-Fitzi-Kiltz-Nielsen-Toft (TCC 2006): r^2 is opened at
+// degree 2t, randomised by a dealt degree-2t sharing of zero, and
+// b = (r/sqrt(r^2)+1)/2 (constant rounds for any t; the XOR of t+1 dealers'
+// bits would need ceil(log2(t+1)) rounds). A random r = 0 (probability
+// about 2^-126 per bit) is redrawn, at most kMaxBitAttempts times.
 //
 // Errors: InvalidArgument for inputs of the wrong size or range and for
 // malformed or inconsistent shares received from a peer (naming the party,
@@ -121,6 +125,19 @@ class MpcEngine {
   // Opens a sharing of the given degree (every party sends to every other).
   absl::StatusOr<FieldVector> OpenAtDegree(const FieldVector& shares, int degree,
                                            std::string_view what);
+  struct MaskMaterial {
+    Shares bits;
+    Shares high;
+  };
+  // True when random bits are made as the XOR of two dealers' bits (t = 1),
+  // false when by squaring (t >= 2).
+  bool UsesXorBits() const { return threshold() == 1; }
+  // The dealing round and, for bits, the XOR or squaring round.
+  absl::StatusOr<MaskMaterial> DealMaskMaterial(absl::Span<const MaskSpec> specs,
+                                                size_t total_bits, size_t total_high);
+  static std::vector<MaskBatch> AssembleMasks(absl::Span<const MaskSpec> specs,
+                                              const Shares& bits, const Shares& high);
+  absl::StatusOr<Shares> XorOfDealerBits(const Shares& first, const Shares& second);
   // Turns shares of random r (degree t) and of zero (degree 2t) into shares
   // of random bits; positions where r = 0 are redrawn.
   absl::StatusOr<Shares> BitsFromSquares(Shares r, Shares zero);

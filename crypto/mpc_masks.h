@@ -7,8 +7,8 @@
 //   low[e]  = sum_i 2^i r_i, uniform in [0, 2^low_bits),
 //   high[e] = sum over the t+1 dealers of a value uniform in
 //             [0, 2^high_bits) (absent when high_bits = 0).
-// Random bits come from squaring (Damgard et al., TCC 2006, "random bit"):
-// a random shared r is squared and opened, and b = (r / sqrt(r^2) + 1) / 2.
+// Random bits are the XOR of two dealers' bits when t = 1 and come from
+// squaring otherwise (Damgard et al., TCC 2006): see mpc_engine.h.
 // No coalition of t parties learns any r_i or any part of low or high: the
 // high part contains at least one honest dealer's uniform value.
 #ifndef PPLDA_CRYPTO_MPC_MASKS_H_

@@ -272,12 +272,14 @@ class ZeroRng final : public SecureRng {
   void Fill(absl::Span<uint8_t> out) override { std::fill(out.begin(), out.end(), 0); }
 };
 
+// With t >= 2 random bits come from squaring a random r, which a zero
+// source makes zero every time.
 TEST(MpcEngineErrorsTest, ZeroRandomnessIsDetectedInRandomBits) {
-  auto config = MpcConfig::Create(3, 1).value();
-  auto net = SimulatedNetwork::Create(3).value();
-  ZeroRng rngs[3];
+  auto config = MpcConfig::Create(5, 2).value();
+  auto net = SimulatedNetwork::Create(5).value();
+  ZeroRng rngs[5];
   std::vector<std::unique_ptr<MpcEngine>> engines;
-  for (int p = 0; p < 3; ++p) {
+  for (int p = 0; p < 5; ++p) {
     engines.push_back(MpcEngine::Create(config, net->transport(p), rngs[p]).value());
   }
   absl::Status status = net->RunParties([&](int p) {

@@ -1,0 +1,329 @@
+#include "crypto/secure_draw.h"
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "crypto/comparison.h"
+
+namespace pplda::crypto {
+namespace {
+
+constexpr int kMaxTopics = 1 << 16;
+constexpr int kFullRangeMaxBits = 125;  // operands < 2^125 < (p - 1) / 2
+
+int CeilLog2(int x) {
+  int bits = 0;
+  while ((1 << bits) < x) ++bits;
+  return bits;
+}
+
+// The fixed binary tree over topics [0, K). Internal nodes are numbered in
+// breadth-first order; a child is either an internal node (>= 0) or a leaf,
+// encoded as -(topic + 1).
+struct TopicTree {
+  struct Node {
+    int lo, mid, hi, depth, left, right;
+  };
+  std::vector<Node> nodes;
+  std::vector<std::vector<int>> by_depth;  // internal nodes per depth
+  int depth = 0;                           // D
+
+  explicit TopicTree(int num_topics) {
+    if (num_topics < 2) return;
+    nodes.push_back(Node{0, 0, num_topics, 0, 0, 0});
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      // Child() appends to `nodes`, so no reference into it is held.
+      const int lo = nodes[i].lo, hi = nodes[i].hi, depth = nodes[i].depth;
+      const int mid = lo + (hi - lo + 1) / 2;
+      const int left = Child(lo, mid, depth + 1);
+      const int right = Child(mid, hi, depth + 1);
+      nodes[i].mid = mid;
+      nodes[i].left = left;
+      nodes[i].right = right;
+    }
+    for (int v = 0; v < static_cast<int>(nodes.size()); ++v) {
+      const int d = nodes[v].depth;
+      if (static_cast<int>(by_depth.size()) <= d) by_depth.resize(d + 1);
+      by_depth[d].push_back(v);
+    }
+    depth = static_cast<int>(by_depth.size());
+  }
+
+  int Child(int lo, int hi, int child_depth) {
+    if (hi - lo == 1) return -(lo + 1);
+    nodes.push_back(Node{lo, 0, hi, child_depth, 0, 0});
+    return static_cast<int>(nodes.size()) - 1;
+  }
+};
+
+int ComparisonOnlineRounds(const SecureDrawPlan& plan) {
+  return plan.full_range ? 2 + CeilLog2(FieldElement::kBits)
+                         : 1 + CeilLog2(plan.comparison_bits);
+}
+
+// Left weights L and totals T for every (token, internal node), token-major.
+void NodeSums(const Shares& weights, size_t tokens, int num_topics, const TopicTree& tree,
+              Shares& left, Shares& total) {
+  const size_t nodes = tree.nodes.size();
+  left = Shares(tokens * nodes);
+  total = Shares(tokens * nodes);
+  FieldVector prefix(num_topics + 1);
+  for (size_t tau = 0; tau < tokens; ++tau) {
+    prefix[0] = FieldElement::Zero();
+    for (int k = 0; k < num_topics; ++k) prefix[k + 1] = prefix[k] + weights[tau * num_topics + k];
+    for (size_t v = 0; v < nodes; ++v) {
+      const TopicTree::Node& node = tree.nodes[v];
+      left[tau * nodes + v] = prefix[node.mid] - prefix[node.lo];
+      total[tau * nodes + v] = prefix[node.hi] - prefix[node.lo];
+    }
+  }
+}
+
+MaskSpec ComparisonMasks(const MpcConfig& config, const SecureDrawPlan& plan, size_t count) {
+  return plan.full_range ? FullRangeMaskSpec(count)
+                         : LessThanMaskSpec(config, count, plan.comparison_bits);
+}
+
+// Shares of [U T < 2^u L] for every element.
+absl::StatusOr<Shares> GoLeft(MpcEngine& engine, const SecureDrawPlan& plan,
+                              const Shares& uniform, const Shares& left, const Shares& total,
+                              const MaskBatch& masks) {
+  ASSIGN_OR_RETURN(Shares scaled_total, engine.Mul(uniform, total));
+  const Shares scaled_left = left * FieldElement::PowerOfTwo(plan.uniform_bits);
+  if (plan.full_range) return LessThanFullRange(engine, scaled_total, scaled_left, masks);
+  return LessThan(engine, scaled_total, scaled_left, plan.comparison_bits, masks);
+}
+
+absl::StatusOr<std::vector<std::optional<int>>> ToTopics(
+    const std::vector<std::optional<FieldElement>>& opened, int num_topics) {
+  std::vector<std::optional<int>> out(opened.size());
+  for (size_t tau = 0; tau < opened.size(); ++tau) {
+    if (!opened[tau].has_value()) continue;
+    const uint128 v = opened[tau]->value();
+    if (v >= static_cast<uint128>(num_topics)) {
+      return absl::InternalError(absl::StrCat(
+          "secure draw: token ", tau, " opened topic ", opened[tau]->ToString(),
+          ", not below K = ", num_topics, " (inconsistent parties)"));
+    }
+    out[tau] = static_cast<int>(v);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<std::optional<int>>> DrawParallel(
+    MpcEngine& engine, const SecureDrawPlan& plan, const TopicTree& tree,
+    const Shares& weights, absl::Span<const int> owners) {
+  const size_t tokens = owners.size(), nodes = tree.nodes.size();
+  const int num_topics = plan.num_topics;
+  Shares left, total;
+  NodeSums(weights, tokens, num_topics, tree, left, total);
+  const std::vector<MaskSpec> specs = {
+      MaskSpec{tokens * nodes, plan.uniform_bits, 0, false},
+      ComparisonMasks(engine.config(), plan, tokens * nodes)};
+  ASSIGN_OR_RETURN(std::vector<MaskBatch> masks, engine.GenerateMasks(specs));
+  ASSIGN_OR_RETURN(Shares go_left, GoLeft(engine, plan, masks[0].low, left, total, masks[1]));
+
+  // reach[tau * nodes + v]: [token tau's walk passes internal node v].
+  Shares reach(tokens * nodes), leaf(tokens * num_topics);
+  for (size_t tau = 0; tau < tokens; ++tau) reach[tau * nodes] = FieldElement::One();
+  for (int d = 0; d < tree.depth; ++d) {
+    const std::vector<int>& level = tree.by_depth[d];
+    Shares via_left(tokens * level.size());
+    if (d == 0) {
+      // The root is reached with certainty: its left branch is its decision.
+      for (size_t tau = 0; tau < tokens; ++tau) via_left[tau] = go_left[tau * nodes];
+    } else {
+      Shares lhs(tokens * level.size()), rhs(tokens * level.size());
+      for (size_t tau = 0; tau < tokens; ++tau) {
+        for (size_t j = 0; j < level.size(); ++j) {
+          lhs[tau * level.size() + j] = reach[tau * nodes + level[j]];
+          rhs[tau * level.size() + j] = go_left[tau * nodes + level[j]];
+        }
+      }
+      ASSIGN_OR_RETURN(via_left, engine.Mul(lhs, rhs));
+    }
+    for (size_t tau = 0; tau < tokens; ++tau) {
+      for (size_t j = 0; j < level.size(); ++j) {
+        const TopicTree::Node& node = tree.nodes[level[j]];
+        const FieldElement l = via_left[tau * level.size() + j];
+        const FieldElement r = reach[tau * nodes + level[j]] - l;
+        for (auto [child, value] : {std::pair<int, FieldElement>{node.left, l}, {node.right, r}}) {
+          if (child >= 0) {
+            reach[tau * nodes + child] = value;
+          } else {
+            leaf[tau * num_topics + (-child - 1)] = value;
+          }
+        }
+      }
+    }
+  }
+  Shares topic(tokens);
+  for (size_t tau = 0; tau < tokens; ++tau) {
+    FieldElement sum = FieldElement::Zero();
+    for (int k = 1; k < num_topics; ++k) sum += FieldElement::FromUint64(k) * leaf[tau * num_topics + k];
+    topic[tau] = sum;
+  }
+  ASSIGN_OR_RETURN(auto opened, engine.OpenTo(topic, owners));
+  return ToTopics(opened, num_topics);
+}
+
+absl::StatusOr<std::vector<std::optional<int>>> DrawBinarySearch(
+    MpcEngine& engine, const SecureDrawPlan& plan, const TopicTree& tree,
+    const Shares& weights, absl::Span<const int> owners) {
+  const size_t tokens = owners.size(), nodes = tree.nodes.size();
+  const int me = engine.party_id();
+  Shares left, total;
+  NodeSums(weights, tokens, plan.num_topics, tree, left, total);
+  const size_t draws = tokens * tree.depth;
+  const std::vector<MaskSpec> specs = {MaskSpec{draws, plan.uniform_bits, 0, false},
+                                       ComparisonMasks(engine.config(), plan, draws)};
+  ASSIGN_OR_RETURN(std::vector<MaskBatch> masks, engine.GenerateMasks(specs));
+
+  // The owner's walk: current internal node, or -(topic + 1) at a leaf.
+  std::vector<int> position(tokens, 0);
+  for (int d = 0; d < tree.depth; ++d) {
+    const std::vector<int>& level = tree.by_depth[d];
+    const size_t width = level.size();
+    Shares node_left(tokens), node_total(tokens);
+    if (width == 1) {
+      for (size_t tau = 0; tau < tokens; ++tau) {
+        node_left[tau] = left[tau * nodes + level[0]];
+        node_total[tau] = total[tau * nodes + level[0]];
+      }
+    } else {
+      // The owner's one-hot indicator of its node among this level's nodes.
+      std::vector<int> dealers(tokens * width);
+      FieldVector mine;
+      for (size_t tau = 0; tau < tokens; ++tau) {
+        for (size_t j = 0; j < width; ++j) {
+          dealers[tau * width + j] = owners[tau];
+          if (owners[tau] == me) {
+            mine.push_back(position[tau] == level[j] ? FieldElement::One() : FieldElement::Zero());
+          }
+        }
+      }
+      ASSIGN_OR_RETURN(Shares indicator, engine.Input(dealers, mine));
+      Shares both = indicator;
+      both.Append(indicator);
+      Shares sums(2 * tokens * width);
+      for (size_t tau = 0; tau < tokens; ++tau) {
+        for (size_t j = 0; j < width; ++j) {
+          sums[tau * width + j] = left[tau * nodes + level[j]];
+          sums[(tokens + tau) * width + j] = total[tau * nodes + level[j]];
+        }
+      }
+      ASSIGN_OR_RETURN(Shares selected, engine.InnerProducts(both, sums, width));
+      node_left = selected.Slice(0, tokens);
+      node_total = selected.Slice(tokens, tokens);
+    }
+    ASSIGN_OR_RETURN(Shares go_left,
+                     GoLeft(engine, plan, masks[0].low.Slice(d * tokens, tokens), node_left,
+                            node_total, masks[1].Slice(d * tokens, tokens)));
+    ASSIGN_OR_RETURN(auto decisions, engine.OpenTo(go_left, owners));
+    for (size_t tau = 0; tau < tokens; ++tau) {
+      if (!decisions[tau].has_value() || position[tau] < 0) continue;
+      const TopicTree::Node& node = tree.nodes[position[tau]];
+      position[tau] = decisions[tau]->IsZero() ? node.right : node.left;
+    }
+  }
+  std::vector<std::optional<int>> out(tokens);
+  for (size_t tau = 0; tau < tokens; ++tau) {
+    if (owners[tau] != me) continue;
+    if (position[tau] >= 0) {
+      return absl::InternalError(absl::StrCat(
+          "secure draw: token ", tau, "'s walk ended at internal node ", position[tau]));
+    }
+    out[tau] = -position[tau] - 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<SecureDrawPlan> PlanSecureDraw(const MpcConfig& config,
+                                              const SecureDrawOptions& options) {
+  const int num_topics = options.num_topics;
+  if (num_topics < 1 || num_topics > kMaxTopics) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "secure draw: number of topics K = ", num_topics, " is outside [1, ", kMaxTopics, "]"));
+  }
+  if (options.weight_bits < 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "secure draw: weight_bits = ", options.weight_bits, " must be >= 1"));
+  }
+  SecureDrawPlan plan;
+  plan.num_topics = num_topics;
+  plan.tree_depth = CeilLog2(num_topics);
+  if (num_topics == 1) return plan;  // nothing to draw, no communication
+  plan.uniform_bits = config.sigma() + CeilLog2(plan.tree_depth);
+  plan.comparison_bits = plan.uniform_bits + options.weight_bits;
+  const bool fits_statistical = plan.comparison_bits <= config.max_comparison_bits();
+  const bool fits_full = plan.comparison_bits <= kFullRangeMaxBits;
+  switch (options.comparison) {
+    case DrawComparison::kAuto:
+      plan.full_range = !fits_statistical;
+      break;
+    case DrawComparison::kStatistical:
+      plan.full_range = false;
+      break;
+    case DrawComparison::kFullRange:
+      plan.full_range = true;
+      break;
+  }
+  if ((!plan.full_range && !fits_statistical) || (plan.full_range && !fits_full)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "secure draw: weight_bits = ", options.weight_bits, " plus ", plan.uniform_bits,
+        " uniform bits needs ", plan.comparison_bits, "-bit comparisons; the limit is ",
+        config.max_comparison_bits(), " (statistical) or ", kFullRangeMaxBits,
+        " (full range)"));
+  }
+  const TopicTree tree(num_topics);
+  const int compare = ComparisonOnlineRounds(plan);
+  if (options.method == DrawMethod::kParallelTree) {
+    plan.comparisons_per_token = num_topics - 1;
+    plan.rounds = 2 + 1 + compare + (plan.tree_depth - 1) + 1;
+  } else {
+    plan.comparisons_per_token = plan.tree_depth;
+    plan.rounds = 2;
+    for (const std::vector<int>& level : tree.by_depth) {
+      plan.rounds += (level.size() > 1 ? 2 : 0) + 1 + compare + 1;
+    }
+  }
+  return plan;
+}
+
+absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine,
+                                                           const Shares& weights,
+                                                           absl::Span<const int> owners,
+                                                           const SecureDrawOptions& options) {
+  ASSIGN_OR_RETURN(SecureDrawPlan plan, PlanSecureDraw(engine.config(), options));
+  const size_t tokens = owners.size();
+  if (weights.size() != tokens * options.num_topics) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "secure draw: ", weights.size(), " weight shares for ", tokens, " tokens and K = ",
+        options.num_topics, "; expected ", tokens * options.num_topics));
+  }
+  for (size_t tau = 0; tau < tokens; ++tau) {
+    if (owners[tau] < 0 || owners[tau] >= engine.num_parties()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "secure draw: owner of token ", tau, " is party ", owners[tau],
+          ", not a party id (0..", engine.num_parties() - 1, ")"));
+    }
+  }
+  if (options.num_topics == 1) {
+    std::vector<std::optional<int>> out(tokens);
+    for (size_t tau = 0; tau < tokens; ++tau) {
+      if (owners[tau] == engine.party_id()) out[tau] = 0;
+    }
+    return out;
+  }
+  const TopicTree tree(options.num_topics);
+  if (options.method == DrawMethod::kParallelTree) {
+    return DrawParallel(engine, plan, tree, weights, owners);
+  }
+  return DrawBinarySearch(engine, plan, tree, weights, owners);
+}
+
+}  // namespace pplda::crypto

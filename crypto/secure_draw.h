@@ -1,0 +1,101 @@
+// The secure weighted draw of secure LDA (DESIGN.md section 4; paper
+// "secure distributed LDA", section 3.4): for every token tau, draw a topic
+// k in [0, K) with probability w_{tau,k} / S_tau from secret-shared integer
+// weights, S_tau = sum_k w_{tau,k}, and reveal it to the token's owner only.
+// All tokens of an iteration are drawn in one batch: the rounds do not
+// depend on the number of tokens.
+//
+// Exactness. The topics form a fixed binary tree (node [lo, hi) splits at
+// mid = lo + ceil((hi - lo) / 2); depth D = ceil(log2 K), any K >= 1, no
+// dummy topics). At an internal node with left weight L = sum_{lo<=k<mid} w_k
+// and total T = sum_{lo<=k<hi} w_k the draw goes left iff
+//     U T < 2^u L,     U uniform in [0, 2^u) from u shared random bits,
+// so Pr[left] = ceil(2^u L / T) / 2^u lies in [L/T, L/T + 2^-u): a subtree
+// of weight 0 is never entered (L = 0 gives "never left", L = T > 0 gives
+// "always left"), and the drawn topic's distribution is within
+// D 2^-u <= 2^-sigma total variation distance of w / S (couple the draws
+// node by node: the walk differs only if one of its D decisions differs,
+// each with probability < 2^-u), because
+//     u = sigma + ceil(log2 D).
+// This replaces the paper's r = floor(R S / 2^l) with a bound that holds for
+// any K and needs only u + weight_bits bits per comparison.
+//
+// Methods (DrawMethod):
+//  kParallelTree: every node's decision for every token in one batched
+//    comparison; the owner's leaf indicator is the product of the decisions
+//    along its path, computed obliviously level by level; only the topic
+//    index sum_k k [leaf k reached] is opened, to the owner.
+//    Rounds: 2 (masks) + 1 (U T) + comparison online rounds + (D - 1) + 1.
+//    Per token: K - 1 comparisons, (K - 1) u random bits, about 2K more
+//    multiplications.
+//  kBinarySearch: D levels; at each level the owner deals the one-hot
+//    indicator of its current node among the level's nodes (all zeros once
+//    its walk has reached a leaf, so every token takes exactly D levels),
+//    the parties compute the node's L and T as inner products, compare, and
+//    open the decision to the owner only. Rounds: 2 + per level (deal, inner
+//    products, U T, comparison, reveal; the root level needs no deal or inner
+//    product). Per token: D comparisons and D u random bits.
+//  Either way nothing but the topic reaches the owner (the binary-search
+//  owner learns the decisions along its own path, which its topic
+//  determines), and the other parties receive only shares and values masked
+//  within 2^-sigma.
+//
+// Comparison: l = u + weight_bits bits. kAuto uses the statistical
+// LessThan when l <= max_comparison_bits() (weight_bits <= 38 for t = 1,
+// sigma = 40 and K <= 256) and the full-range comparison when l <= 125
+// (weight_bits up to about 81), else InvalidArgument.
+//
+// Input ranges: weights are non-negative integers with S_tau in
+// [1, 2^weight_bits) for every token (not checkable on secrets: S_tau = 0
+// draws topic K-1; larger sums give wrong topics). Errors: InvalidArgument
+// for bad options, sizes or owners; engine errors pass through.
+#ifndef PPLDA_CRYPTO_SECURE_DRAW_H_
+#define PPLDA_CRYPTO_SECURE_DRAW_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "crypto/mpc_config.h"
+#include "crypto/mpc_engine.h"
+#include "crypto/mpc_shares.h"
+
+namespace pplda::crypto {
+
+enum class DrawMethod { kParallelTree, kBinarySearch };
+enum class DrawComparison { kAuto, kStatistical, kFullRange };
+
+struct SecureDrawOptions {
+  int num_topics = 0;   // K >= 1
+  int weight_bits = 0;  // every token's weight sum is < 2^weight_bits
+  DrawMethod method = DrawMethod::kParallelTree;
+  DrawComparison comparison = DrawComparison::kAuto;
+};
+
+// The public shape of a draw, derived from the options and the config.
+struct SecureDrawPlan {
+  int num_topics = 0;
+  int tree_depth = 0;         // D = ceil(log2 K)
+  int uniform_bits = 0;       // u = sigma + ceil(log2 D)
+  int comparison_bits = 0;    // l = u + weight_bits
+  bool full_range = false;    // comparison kind chosen
+  int comparisons_per_token = 0;
+  int rounds = 0;             // for any number of tokens
+};
+
+absl::StatusOr<SecureDrawPlan> PlanSecureDraw(const MpcConfig& config,
+                                              const SecureDrawOptions& options);
+
+// weights: num_tokens * K shares, token-major (w_{tau,k} at tau * K + k);
+// owners[tau]: the party that learns token tau's topic. Returns, for this
+// party, the topic of each token it owns and nullopt for the others.
+absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine,
+                                                           const Shares& weights,
+                                                           absl::Span<const int> owners,
+                                                           const SecureDrawOptions& options);
+
+}  // namespace pplda::crypto
+
+#endif  // PPLDA_CRYPTO_SECURE_DRAW_H_
