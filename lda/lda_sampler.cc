@@ -22,7 +22,6 @@ absl::StatusOr<GibbsState> LdaSampler::InitialState(
   if (initial_topics != nullptr) {
     return GibbsState::Create(corpus, options.num_topics, *initial_topics);
   }
-  RETURN_IF_ERROR(corpus.Validate());
   return GibbsState::Create(
       corpus, options.num_topics,
       GibbsState::RandomTopics(corpus, options.num_topics, options.seed));

@@ -197,6 +197,10 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
   if (!std::filesystem::exists(path, ec)) {
     return absl::NotFoundError(absl::StrCat("model file '", path, "' does not exist"));
   }
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("model file '", path, "' is a directory, not a file"));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::PermissionDeniedError(absl::StrCat("cannot open model file '", path, "'"));

@@ -199,6 +199,11 @@ TEST(ModelFileTest, MissingFileIsNotFound) {
               absl::StatusCode::kNotFound, "does-not-exist.json");
 }
 
+TEST(ModelFileTest, DirectoryIsNotAModelFile) {
+  ExpectError(ReadModelFile(::testing::TempDir()).status(), absl::StatusCode::kInvalidArgument,
+              "is a directory");
+}
+
 TEST(ModelFileTest, NonJsonNamesLineAndColumn) {
   const std::string path = TempPath("broken.json");
   WriteText(path, "{\n  \"vocabulary\": [\"a\"],\n  \"alpha\": oops\n}\n");
