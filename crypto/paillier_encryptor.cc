@@ -43,6 +43,8 @@ mpz_class HashToUnit(const mpz_class& n) {
 
 }  // namespace
 
+int DefaultWindowBits(size_t modulus_bits) { return modulus_bits <= 2048 ? 8 : 7; }
+
 PaillierEncryptor::PaillierEncryptor(Token, PaillierPublicKey key, SecureRng& rng,
                                      mpz_class djn_base, FixedBaseTable table)
     : key_(std::move(key)),
@@ -59,9 +61,10 @@ absl::StatusOr<std::unique_ptr<PaillierEncryptor>> PaillierEncryptor::Create(
   mpz_class djn_base;
   mpz_powm(djn_base.get_mpz_t(), h.get_mpz_t(), n.get_mpz_t(), key.n_squared().get_mpz_t());
   const size_t exponent_bits = (key.modulus_bits() + 1) / 2;
+  const int window = options.window_bits == 0 ? DefaultWindowBits(key.modulus_bits())
+                                              : options.window_bits;
   ASSIGN_OR_RETURN(FixedBaseTable table, FixedBaseTable::Create(djn_base, key.n_squared(),
-                                                                exponent_bits,
-                                                                options.window_bits));
+                                                                exponent_bits, window));
   auto enc = std::make_unique<PaillierEncryptor>(Token{}, std::move(key), rng,
                                                  std::move(djn_base), std::move(table));
   if (options.pool_capacity > 0) {

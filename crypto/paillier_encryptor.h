@@ -10,7 +10,8 @@
 //   E(m) = (1 + m N) * h_N^r mod N^2,  r uniform in [0, 2^ell),
 //   ell = ceil(bits(N) / 2)  (DJN's recommendation; exponent_bits()).
 // (1 + N)^m = 1 + m N needs no exponentiation; h_N^r comes from the pool or
-// from a FixedBaseTable over h_N (ceil(ell / w) - 1 multiplications).
+// from a FixedBaseTable over h_N (ceil(ell / w) - 1 multiplications, see
+// DefaultWindowBits).
 //
 // SECURITY ASSUMPTION (stated by DJN): besides the decisional composite
 // residuosity assumption (DCRA) that Paillier rests on, semantic security
@@ -50,12 +51,18 @@
 namespace pplda::crypto {
 
 struct EncryptorOptions {
-  // Window of the fixed-base table (FixedBaseTable), in [1, 12].
-  int window_bits = FixedBaseTable::kDefaultWindowBits;
+  // Window of the fixed-base table (FixedBaseTable), in [1, 12]; 0 picks
+  // DefaultWindowBits(modulus bits).
+  int window_bits = 0;
   // Number of randomisers kept ready by a background thread; 0 = no pool,
   // no thread (every encryption computes its randomiser from the table).
   size_t pool_capacity = 0;
 };
+
+// 8 for moduli up to 2048 bits, 7 above. Table sizes: 4.2 MB (1024),
+// 16.7 MB (2048), 21.4 MB (3072); ceil(ell / w) - 1 = 63, 127, 219
+// multiplications mod N^2 per fresh randomiser.
+int DefaultWindowBits(size_t modulus_bits);
 
 class PaillierEncryptor {
  public:

@@ -200,12 +200,18 @@ TEST(FixedBaseTableTest, RejectsBadParametersAndExponents) {
   EXPECT_EQ(table->Pow(e).value(), want);
 }
 
-TEST(EncryptorTest, RejectsBadWindow) {
+TEST(EncryptorTest, DefaultWindowDependsOnModulusAndBadWindowIsRejected) {
+  EXPECT_EQ(DefaultWindowBits(1024), 8);
+  EXPECT_EQ(DefaultWindowBits(2048), 8);
+  EXPECT_EQ(DefaultWindowBits(3072), 7);
   SeededRng rng(10);
+  auto enc = MakeEncryptor(rng);
+  EXPECT_EQ(enc->table().window_bits(), 8);
+  EXPECT_EQ(enc->table().memory_bytes(), 64u * 255u * 256u);
   EncryptorOptions options;
-  options.window_bits = 0;
+  options.window_bits = 13;
   EXPECT_THAT(PaillierEncryptor::Create(Key().public_key->paillier(), rng, options),
-              StatusIs(absl::StatusCode::kInvalidArgument, "window_bits = 0"));
+              StatusIs(absl::StatusCode::kInvalidArgument, "window_bits = 13"));
 }
 
 }  // namespace
