@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 
 namespace pplda::crypto {
 namespace {
@@ -113,26 +114,48 @@ void AppendEncoded(absl::Span<const FieldElement> values, std::vector<uint8_t>& 
   }
 }
 
+namespace {
+
+absl::Status CheckEncodedLength(absl::Span<const uint8_t> bytes, size_t expected_count,
+                                std::string_view what) {
+  if (bytes.size() == expected_count * FieldElement::kBytes) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      std::string(what), ": expected ", expected_count, " field elements (",
+      expected_count * FieldElement::kBytes, " bytes), got ", bytes.size(), " bytes"));
+}
+
+absl::Status NonCanonical(uint128 v, size_t index, std::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      std::string(what), ": element ", index, " is ", Uint128ToString(v),
+      ", not a canonical field element (must be < 2^127 - 1)"));
+}
+
+}  // namespace
+
 absl::StatusOr<FieldVector> DecodeFieldVector(absl::Span<const uint8_t> bytes,
                                               size_t expected_count,
                                               std::string_view what) {
-  if (bytes.size() != expected_count * FieldElement::kBytes) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        std::string(what), ": expected ", expected_count, " field elements (",
-        expected_count * FieldElement::kBytes, " bytes), got ", bytes.size(),
-        " bytes"));
-  }
+  RETURN_IF_ERROR(CheckEncodedLength(bytes, expected_count, what));
   FieldVector out(expected_count);
   for (size_t i = 0; i < expected_count; ++i) {
     const uint128 v = LoadLittleEndian(bytes.data() + i * FieldElement::kBytes);
-    if (v >= FieldElement::kModulus) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          std::string(what), ": element ", i, " is ", Uint128ToString(v),
-          ", not a canonical field element (must be < 2^127 - 1)"));
-    }
+    if (v >= FieldElement::kModulus) return NonCanonical(v, i, what);
     out[i] = FieldElement::FromUint128(v);
   }
   return out;
+}
+
+absl::Status DecodeAndAccumulate(absl::Span<const uint8_t> bytes, FieldElement coefficient,
+                                 absl::Span<FieldElement> acc, std::string_view what) {
+  RETURN_IF_ERROR(CheckEncodedLength(bytes, acc.size(), what));
+  const bool unit = coefficient == FieldElement::One();
+  for (size_t i = 0; i < acc.size(); ++i) {
+    const uint128 v = LoadLittleEndian(bytes.data() + i * FieldElement::kBytes);
+    if (v >= FieldElement::kModulus) return NonCanonical(v, i, what);
+    const FieldElement x = FieldElement::FromUint128(v);
+    acc[i] += unit ? x : coefficient * x;
+  }
+  return absl::OkStatus();
 }
 
 FieldVector RandomFieldVector(SecureRng& rng, size_t count) {

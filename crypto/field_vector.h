@@ -50,6 +50,11 @@ absl::StatusOr<FieldVector> DecodeFieldVector(absl::Span<const uint8_t> bytes,
                                               size_t expected_count,
                                               std::string_view what);
 
+// Decodes exactly acc.size() elements and adds coefficient * element to
+// acc[i] (validating as DecodeFieldVector does), without materialising them.
+absl::Status DecodeAndAccumulate(absl::Span<const uint8_t> bytes, FieldElement coefficient,
+                                 absl::Span<FieldElement> acc, std::string_view what);
+
 // `count` elements uniform in [0, p).
 FieldVector RandomFieldVector(SecureRng& rng, size_t count);
 // `count` integers uniform in [0, 2^bits), 0 <= bits <= 126, as elements.

@@ -64,6 +64,32 @@ absl::StatusOr<FieldVector> MpcEngine::ReceiveElements(int from, uint64_t round,
                                         " from party ", from));
 }
 
+absl::StatusOr<FieldVector> MpcEngine::SendDealtShares(uint64_t round,
+                                                       absl::Span<const DealBlock> my_blocks,
+                                                       size_t my_count, std::string_view what) {
+  const int n = num_parties();
+  std::vector<FieldVector> outgoing(n, FieldVector(my_count));
+  size_t offset = 0;
+  std::vector<FieldElement*> outputs(n);
+  for (const DealBlock& block : my_blocks) {
+    if (offset + block.secrets.size() > my_count) break;
+    for (int j = 0; j < n; ++j) outputs[j] = outgoing[j].data() + offset;
+    config_.shamir().ShareInto(block.secrets, block.degree, rng_, outputs);
+    offset += block.secrets.size();
+  }
+  if (offset != my_count) {
+    return absl::InternalError(absl::StrCat(
+        std::string(what), ": party ", party_, " has ", offset, " values to deal but the "
+        "protocol expects ", my_count));
+  }
+  for (int j = 0; j < n; ++j) {
+    if (j == party_) continue;
+    RETURN_IF_ERROR(SendElements(j, round, outgoing[j]));
+    FieldVector().swap(outgoing[j]);  // release early
+  }
+  return std::move(outgoing[party_]);
+}
+
 absl::StatusOr<std::vector<FieldVector>> MpcEngine::Deal(
     absl::Span<const DealBlock> my_blocks, absl::Span<const size_t> count_by_dealer,
     std::string_view what) {
@@ -71,30 +97,35 @@ absl::StatusOr<std::vector<FieldVector>> MpcEngine::Deal(
   const int n = num_parties();
   std::vector<FieldVector> received(n);
   if (count_by_dealer[party_] > 0) {
-    std::vector<FieldVector> outgoing(n);
-    for (int j = 0; j < n; ++j) outgoing[j].reserve(count_by_dealer[party_]);
-    for (const DealBlock& block : my_blocks) {
-      std::vector<FieldVector> shares =
-          config_.shamir().Share(block.secrets, block.degree, rng_);
-      for (int j = 0; j < n; ++j) {
-        outgoing[j].insert(outgoing[j].end(), shares[j].begin(), shares[j].end());
-      }
-    }
-    if (outgoing[party_].size() != count_by_dealer[party_]) {
-      return absl::InternalError(absl::StrCat(
-          std::string(what), ": party ", party_, " dealt ", outgoing[party_].size(),
-          " values but the protocol expects ", count_by_dealer[party_]));
-    }
-    for (int j = 0; j < n; ++j) {
-      if (j != party_) RETURN_IF_ERROR(SendElements(j, round, outgoing[j]));
-    }
-    received[party_] = std::move(outgoing[party_]);
+    ASSIGN_OR_RETURN(received[party_],
+                     SendDealtShares(round, my_blocks, count_by_dealer[party_], what));
   }
   for (int d = 0; d < n; ++d) {
     if (d == party_ || count_by_dealer[d] == 0) continue;
     ASSIGN_OR_RETURN(received[d], ReceiveElements(d, round, count_by_dealer[d], what));
   }
   return received;
+}
+
+absl::StatusOr<Shares> MpcEngine::DealAndCombine(absl::Span<const DealBlock> my_blocks,
+                                                 size_t count, int dealers,
+                                                 absl::Span<const FieldElement> coefficients,
+                                                 std::string_view what) {
+  const uint64_t round = BeginRound();
+  Shares out(count);
+  absl::Span<FieldElement> acc = absl::MakeSpan(out.mutable_values());
+  if (party_ < dealers) {
+    ASSIGN_OR_RETURN(FieldVector mine, SendDealtShares(round, my_blocks, count, what));
+    AddScaledInPlace(acc, coefficients[party_], mine);
+  }
+  for (int d = 0; d < dealers; ++d) {
+    if (d == party_) continue;
+    ASSIGN_OR_RETURN(std::vector<uint8_t> payload, transport_.Receive(d, round));
+    RETURN_IF_ERROR(DecodeAndAccumulate(
+        payload, coefficients[d], acc,
+        absl::StrCat(std::string(what), " message of round ", round, " from party ", d)));
+  }
+  return out;
 }
 
 Shares MpcEngine::SumOverDealers(const std::vector<FieldVector>& by_dealer, int dealers,
@@ -134,24 +165,22 @@ absl::StatusOr<Shares> MpcEngine::Input(absl::Span<const int> owners,
 absl::StatusOr<Shares> MpcEngine::ReduceDegree(const FieldVector& local_products,
                                                std::string_view what) {
   const int resharers = 2 * threshold() + 1;
-  std::vector<size_t> counts(num_parties(), 0);
-  for (int d = 0; d < resharers; ++d) counts[d] = local_products.size();
-  std::vector<DealBlock> blocks;
-  if (party_ < resharers) blocks.push_back(DealBlock{local_products, threshold()});
-  ASSIGN_OR_RETURN(std::vector<FieldVector> by_dealer, Deal(blocks, counts, what));
-  const FieldVector lambda = config_.shamir().ZeroCoefficients(2 * threshold());
-  Shares out(local_products.size());
-  for (int d = 0; d < resharers; ++d) {
-    AddScaledInPlace(absl::MakeSpan(out.mutable_values()), lambda[d], by_dealer[d]);
-  }
-  return out;
+  const DealBlock block{local_products, threshold()};
+  return DealAndCombine(absl::MakeConstSpan(&block, party_ < resharers ? 1 : 0),
+                        local_products.size(), resharers, product_recombination_, what);
+}
+
+absl::StatusOr<Shares> MpcEngine::MulSpans(absl::Span<const FieldElement> a,
+                                           absl::Span<const FieldElement> b,
+                                           std::string_view what) {
+  FieldVector local(a.size());
+  for (size_t i = 0; i < a.size(); ++i) local[i] = a[i] * b[i];
+  return ReduceDegree(local, what);
 }
 
 absl::StatusOr<Shares> MpcEngine::Mul(const Shares& a, const Shares& b) {
   RETURN_IF_ERROR(CheckSameSize(a, b, "Mul"));
-  FieldVector local(a.size());
-  for (size_t i = 0; i < a.size(); ++i) local[i] = a[i] * b[i];
-  return ReduceDegree(local, "Mul");
+  return MulSpans(a.span(), b.span(), "Mul");
 }
 
 absl::StatusOr<Shares> MpcEngine::InnerProducts(const Shares& a, const Shares& b,
@@ -231,16 +260,14 @@ absl::StatusOr<std::vector<std::optional<FieldElement>>> MpcEngine::OpenTo(
 
 absl::StatusOr<Shares> MpcEngine::Random(size_t count) {
   const int dealers = threshold() + 1;
-  std::vector<size_t> counts(num_parties(), 0);
-  for (int d = 0; d < dealers; ++d) counts[d] = count;
   FieldVector mine;
   std::vector<DealBlock> blocks;
   if (party_ < dealers) {
     mine = RandomFieldVector(rng_, count);
     blocks.push_back(DealBlock{mine, threshold()});
   }
-  ASSIGN_OR_RETURN(std::vector<FieldVector> by_dealer, Deal(blocks, counts, "Random"));
-  return SumOverDealers(by_dealer, dealers, 0, count);
+  const FieldVector ones(dealers, FieldElement::One());
+  return DealAndCombine(blocks, count, dealers, ones, "Random");
 }
 
 absl::StatusOr<Shares> MpcEngine::BitsFromSquares(Shares r, Shares zero) {
@@ -291,10 +318,13 @@ absl::StatusOr<Shares> MpcEngine::RandomBits(size_t count) {
   return std::move(batches[0].bits);
 }
 
-absl::StatusOr<Shares> MpcEngine::XorOfDealerBits(const Shares& first, const Shares& second) {
+absl::StatusOr<Shares> MpcEngine::XorOfDealerBits(absl::Span<const FieldElement> first,
+                                                  absl::Span<const FieldElement> second) {
   // b = b0 xor b1 = b0 + b1 - 2 b0 b1.
-  ASSIGN_OR_RETURN(Shares both, Mul(first, second));
-  return first + second - both * FieldElement::FromUint64(2);
+  ASSIGN_OR_RETURN(Shares bits, MulSpans(first, second, "random-bit XOR"));
+  const FieldElement minus_two = FieldElement::FromInt64(-2);
+  for (size_t i = 0; i < bits.size(); ++i) bits[i] = first[i] + second[i] + minus_two * bits[i];
+  return bits;
 }
 
 absl::StatusOr<std::vector<MaskBatch>> MpcEngine::GenerateMasks(
@@ -347,8 +377,8 @@ absl::StatusOr<MpcEngine::MaskMaterial> MpcEngine::DealMaskMaterial(
   out.high = SumOverDealers(by_dealer, dealers, bit_values, total_high);
   if (total_bits == 0) return out;
   if (xor_bits) {
-    const Shares first(FieldVector(by_dealer[0].begin(), by_dealer[0].begin() + total_bits));
-    const Shares second(FieldVector(by_dealer[1].begin(), by_dealer[1].begin() + total_bits));
+    const auto first = absl::MakeConstSpan(by_dealer[0]).subspan(0, total_bits);
+    const auto second = absl::MakeConstSpan(by_dealer[1]).subspan(0, total_bits);
     ASSIGN_OR_RETURN(out.bits, XorOfDealerBits(first, second));
   } else {
     Shares r = SumOverDealers(by_dealer, dealers, 0, total_bits);

@@ -105,12 +105,28 @@ class MpcEngine {
   };
 
   MpcEngine(const MpcConfig& config, PartyTransport& transport, SecureRng& rng)
-      : config_(config), transport_(transport), rng_(rng), party_(transport.party_id()) {}
+      : config_(config),
+        transport_(transport),
+        rng_(rng),
+        party_(transport.party_id()),
+        product_recombination_(config.shamir().ZeroCoefficients(2 * config.threshold())) {}
 
   uint64_t BeginRound() { return ++round_; }
   absl::Status SendElements(int to, uint64_t round, absl::Span<const FieldElement> values);
   absl::StatusOr<FieldVector> ReceiveElements(int from, uint64_t round, size_t count,
                                               std::string_view what);
+  // Shamir-shares this party's blocks (my_count values in total) and sends
+  // every peer its shares in `round`; returns this party's own shares.
+  absl::StatusOr<FieldVector> SendDealtShares(uint64_t round,
+                                              absl::Span<const DealBlock> my_blocks,
+                                              size_t my_count, std::string_view what);
+  // One round in which parties 0..dealers-1 each deal `count` values; returns
+  // sum_d coefficients[d] * (shares from dealer d), decoded on the fly.
+  absl::StatusOr<Shares> DealAndCombine(absl::Span<const DealBlock> my_blocks, size_t count,
+                                        int dealers, absl::Span<const FieldElement> coefficients,
+                                        std::string_view what);
+  absl::StatusOr<Shares> MulSpans(absl::Span<const FieldElement> a,
+                                  absl::Span<const FieldElement> b, std::string_view what);
   // One round in which each party d with count_by_dealer[d] > 0 deals
   // Shamir sharings of its blocks (this party passes its own blocks, whose
   // total size must equal count_by_dealer[party_id()]). Returns this
@@ -137,7 +153,8 @@ class MpcEngine {
                                                 size_t total_bits, size_t total_high);
   static std::vector<MaskBatch> AssembleMasks(absl::Span<const MaskSpec> specs,
                                               const Shares& bits, const Shares& high);
-  absl::StatusOr<Shares> XorOfDealerBits(const Shares& first, const Shares& second);
+  absl::StatusOr<Shares> XorOfDealerBits(absl::Span<const FieldElement> first,
+                                         absl::Span<const FieldElement> second);
   // Turns shares of random r (degree t) and of zero (degree 2t) into shares
   // of random bits; positions where r = 0 are redrawn.
   absl::StatusOr<Shares> BitsFromSquares(Shares r, Shares zero);
@@ -149,6 +166,8 @@ class MpcEngine {
   PartyTransport& transport_;
   SecureRng& rng_;
   int party_;
+  // Degree-2t Lagrange coefficients at 0 for parties 0..2t.
+  FieldVector product_recombination_;
   uint64_t round_ = 0;
 };
 

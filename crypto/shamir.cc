@@ -1,5 +1,7 @@
 #include "crypto/shamir.h"
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
@@ -37,12 +39,38 @@ absl::StatusOr<ShamirScheme> ShamirScheme::Create(int num_parties, int threshold
 
 std::vector<FieldVector> ShamirScheme::Share(absl::Span<const FieldElement> secrets,
                                              int degree, SecureRng& rng) const {
+  std::vector<FieldVector> shares(num_parties_, FieldVector(secrets.size()));
+  std::vector<FieldElement*> outputs(num_parties_);
+  for (int j = 0; j < num_parties_; ++j) outputs[j] = shares[j].data();
+  ShareInto(secrets, degree, rng, outputs);
+  return shares;
+}
+
+void ShamirScheme::ShareInto(absl::Span<const FieldElement> secrets, int degree,
+                             SecureRng& rng, absl::Span<FieldElement* const> outputs) const {
   const size_t count = secrets.size();
-  std::vector<FieldVector> shares(num_parties_, FieldVector(count));
+  if (degree == 0) {
+    for (int party = 0; party < num_parties_; ++party) {
+      std::copy(secrets.begin(), secrets.end(), outputs[party]);
+    }
+    return;
+  }
   const FieldVector coefficients = RandomFieldVector(rng, count * degree);
+  if (degree == 1) {
+    // f(j + 1) = f(j) + a: one addition per share.
+    for (size_t i = 0; i < count; ++i) {
+      const FieldElement a = coefficients[i];
+      FieldElement value = secrets[i];
+      for (int party = 0; party < num_parties_; ++party) {
+        value += a;
+        outputs[party][i] = value;
+      }
+    }
+    return;
+  }
   for (int party = 0; party < num_parties_; ++party) {
     const FieldElement x = PointOf(party);
-    FieldVector& out = shares[party];
+    FieldElement* out = outputs[party];
     for (size_t i = 0; i < count; ++i) {
       // Horner: f(x) = s + x (a_1 + x (a_2 + ... x a_d)).
       FieldElement acc = FieldElement::Zero();
@@ -51,7 +79,6 @@ std::vector<FieldVector> ShamirScheme::Share(absl::Span<const FieldElement> secr
       out[i] = acc + secrets[i];
     }
   }
-  return shares;
 }
 
 FieldVector ShamirScheme::ZeroCoefficients(int degree) const {

@@ -42,6 +42,9 @@ class ShamirScheme {
   // `degree` (0 <= degree < n). Returns shares[party][i].
   std::vector<FieldVector> Share(absl::Span<const FieldElement> secrets, int degree,
                                  SecureRng& rng) const;
+  // As Share, writing party j's shares to outputs[j][0 .. secrets.size()).
+  void ShareInto(absl::Span<const FieldElement> secrets, int degree, SecureRng& rng,
+                 absl::Span<FieldElement* const> outputs) const;
 
   // Reconstructs the secrets from `shares`, indexed by party; shares[j] may
   // be empty for a party whose share is absent. Uses the first degree+1

@@ -1,0 +1,195 @@
+// Benchmarks of the Shamir MPC engine over the in-process simulated network
+// (n parties on n threads, one process): multiplications, comparisons,
+// reciprocals and the secure weighted draw of secure LDA.
+//
+// Counters (per iteration): rounds; bytes_per_item_party = the largest
+// number of payload bytes any one party sent, divided by the batch size;
+// bytes_per_item_total = all parties' bytes divided by the batch size.
+// Inputs are shared by the seeded test dealer outside the timed region.
+// Run: build-<dir>/tests/bench/bench_mpc --benchmark_counters_tabular=true
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <vector>
+
+#include "crypto/comparison.h"
+#include "crypto/mpc_testing.h"
+#include "crypto/reciprocal.h"
+#include "crypto/secure_draw.h"
+
+namespace pplda::crypto {
+namespace {
+
+std::unique_ptr<MpcTestbed> MakeBed(int n, uint64_t seed) {
+  int t = (n - 1) / 2;
+  return MpcTestbed::Create(n, t, seed).value();
+}
+
+void ReportTraffic(benchmark::State& state, MpcTestbed& bed, double items) {
+  const NetworkStats stats = bed.network().Stats();
+  state.counters["rounds"] = static_cast<double>(stats.rounds);
+  state.counters["bytes_per_item_party"] = static_cast<double>(stats.max_bytes_sent()) / items;
+  state.counters["bytes_per_item_total"] = static_cast<double>(stats.total_bytes()) / items;
+}
+
+void RunOrFail(benchmark::State& state, MpcTestbed& bed,
+               const std::function<absl::Status(MpcEngine&)>& fn) {
+  absl::Status status = bed.Run(fn);
+  if (!status.ok()) state.SkipWithError(std::string(status.message()).c_str());
+}
+
+// Args: parties, batch size.
+void BM_Multiplication(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const size_t batch = state.range(1);
+  auto bed = MakeBed(n, 1);
+  SeededRng rng(2);
+  auto a = bed->Share(RandomFieldVector(rng, batch));
+  auto b = bed->Share(RandomFieldVector(rng, batch));
+  for (auto _ : state) {
+    bed->network().ResetStats();
+    RunOrFail(state, *bed, [&](MpcEngine& e) {
+      return e.Mul(a[e.party_id()], b[e.party_id()]).status();
+    });
+  }
+  state.SetItemsProcessed(state.iterations() * batch);
+  ReportTraffic(state, *bed, batch);
+}
+BENCHMARK(BM_Multiplication)
+    ->ArgNames({"parties", "batch"})
+    ->Args({3, 100000})
+    ->Args({5, 100000})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Args: bits, batch size; 3 parties. Masks are generated inside the timed
+// region (the comparison's full cost).
+void BM_LessThan(benchmark::State& state) {
+  const int bits = static_cast<int>(state.range(0));
+  const size_t batch = state.range(1);
+  auto bed = MakeBed(3, 3);
+  SeededRng rng(4);
+  auto a = bed->Share(RandomBoundedVector(rng, batch, bits));
+  auto b = bed->Share(RandomBoundedVector(rng, batch, bits));
+  for (auto _ : state) {
+    bed->network().ResetStats();
+    RunOrFail(state, *bed, [&](MpcEngine& e) {
+      return LessThan(e, a[e.party_id()], b[e.party_id()], bits).status();
+    });
+  }
+  state.SetItemsProcessed(state.iterations() * batch);
+  ReportTraffic(state, *bed, batch);
+}
+BENCHMARK(BM_LessThan)
+    ->ArgNames({"bits", "batch"})
+    ->Args({32, 10000})
+    ->Args({64, 10000})
+    ->Args({82, 10000})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void BM_Equal(benchmark::State& state) {
+  const int bits = static_cast<int>(state.range(0));
+  const size_t batch = state.range(1);
+  auto bed = MakeBed(3, 5);
+  SeededRng rng(6);
+  auto a = bed->Share(RandomBoundedVector(rng, batch, bits));
+  auto b = bed->Share(RandomBoundedVector(rng, batch, bits));
+  for (auto _ : state) {
+    bed->network().ResetStats();
+    RunOrFail(state, *bed, [&](MpcEngine& e) {
+      return Equal(e, a[e.party_id()], b[e.party_id()], bits).status();
+    });
+  }
+  state.SetItemsProcessed(state.iterations() * batch);
+  ReportTraffic(state, *bed, batch);
+}
+BENCHMARK(BM_Equal)
+    ->ArgNames({"bits", "batch"})
+    ->Args({32, 10000})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void BM_LessThanFullRange(benchmark::State& state) {
+  const size_t batch = state.range(0);
+  auto bed = MakeBed(3, 7);
+  SeededRng rng(8);
+  auto a = bed->Share(RandomBoundedVector(rng, batch, 125));
+  auto b = bed->Share(RandomBoundedVector(rng, batch, 125));
+  for (auto _ : state) {
+    bed->network().ResetStats();
+    RunOrFail(state, *bed, [&](MpcEngine& e) {
+      return LessThanFullRange(e, a[e.party_id()], b[e.party_id()]).status();
+    });
+  }
+  state.SetItemsProcessed(state.iterations() * batch);
+  ReportTraffic(state, *bed, batch);
+}
+BENCHMARK(BM_LessThanFullRange)
+    ->ArgNames({"batch"})
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Args: input bits k, batch (e.g. 2K normalisers per iteration).
+void BM_Reciprocal(benchmark::State& state) {
+  const int k = static_cast<int>(state.range(0));
+  const size_t batch = state.range(1);
+  auto bed = MakeBed(3, 9);
+  SeededRng rng(10);
+  FieldVector x = RandomBoundedVector(rng, batch, k);
+  for (FieldElement& v : x) v += FieldElement::One() * FieldElement::FromUint64(v.IsZero());
+  auto shares = bed->Share(x);
+  for (auto _ : state) {
+    bed->network().ResetStats();
+    RunOrFail(state, *bed, [&](MpcEngine& e) {
+      return Reciprocal(e, shares[e.party_id()], k, k + 40).status();
+    });
+  }
+  state.SetItemsProcessed(state.iterations() * batch);
+  ReportTraffic(state, *bed, batch);
+}
+BENCHMARK(BM_Reciprocal)
+    ->ArgNames({"k", "batch"})
+    ->Args({40, 40})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Args: K, tokens, method (0 parallel tree, 1 binary search), weight bits.
+// Owners rotate over the 3 parties; weights are random below 2^(bits-5).
+void BM_SecureDraw(benchmark::State& state) {
+  const int num_topics = static_cast<int>(state.range(0));
+  const size_t tokens = state.range(1);
+  const DrawMethod method =
+      state.range(2) == 0 ? DrawMethod::kParallelTree : DrawMethod::kBinarySearch;
+  const int weight_bits = static_cast<int>(state.range(3));
+  auto bed = MakeBed(3, 11);
+  SeededRng rng(12);
+  auto weights = bed->Share(RandomBoundedVector(rng, tokens * num_topics, weight_bits - 5));
+  std::vector<int> owners(tokens);
+  for (size_t tau = 0; tau < tokens; ++tau) owners[tau] = static_cast<int>(tau % 3);
+  const SecureDrawOptions options{num_topics, weight_bits, method, DrawComparison::kAuto};
+  for (auto _ : state) {
+    bed->network().ResetStats();
+    RunOrFail(state, *bed, [&](MpcEngine& e) {
+      return SecureDraw(e, weights[e.party_id()], owners, options).status();
+    });
+  }
+  state.SetItemsProcessed(state.iterations() * tokens);
+  ReportTraffic(state, *bed, tokens);
+}
+BENCHMARK(BM_SecureDraw)
+    ->ArgNames({"K", "tokens", "binary", "wbits"})
+    ->Args({5, 3000, 0, 32})
+    ->Args({20, 3000, 0, 32})
+    ->Args({5, 3000, 1, 32})
+    ->Args({20, 3000, 1, 32})
+    ->Args({20, 3000, 1, 64})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
+}  // namespace pplda::crypto
+
+BENCHMARK_MAIN();
