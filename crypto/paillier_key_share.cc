@@ -45,11 +45,21 @@ absl::StatusOr<PaillierKeyShare> PaillierKeyShare::Create(ThresholdPublicKeyPtr 
   return out;
 }
 
+void PaillierKeyShare::Exponentiate(const mpz_class& c, mpz_class& out) const {
+  // mpz_powm_sec needs an exponent > 0; s_i = 0 has probability ~2^-2000.
+  if (constant_time_ && exponent_.value() > 0) {
+    mpz_powm_sec(out.get_mpz_t(), c.get_mpz_t(), exponent_.value().get_mpz_t(),
+                 key_->n_squared().get_mpz_t());
+  } else {
+    mpz_powm(out.get_mpz_t(), c.get_mpz_t(), exponent_.value().get_mpz_t(),
+             key_->n_squared().get_mpz_t());
+  }
+}
+
 absl::StatusOr<mpz_class> PaillierKeyShare::PartialDecrypt(const Ciphertext& c) const {
   RETURN_IF_ERROR(key_->paillier().ValidateCiphertext(c.value, "ciphertext"));
   mpz_class out;
-  mpz_powm(out.get_mpz_t(), c.value.get_mpz_t(), exponent_.value().get_mpz_t(),
-           key_->n_squared().get_mpz_t());
+  Exponentiate(c.value, out);
   return out;
 }
 
@@ -61,8 +71,7 @@ absl::StatusOr<PartialDecryptionBatch> PaillierKeyShare::PartialDecryptBatch(
   RETURN_IF_ERROR(RunBatch(pool, ciphertexts.size(), [&](size_t i, int) -> absl::Status {
     RETURN_IF_ERROR(
         key_->paillier().ValidateCiphertext(ciphertexts[i].value, CiphertextName(i)));
-    mpz_powm(batch.values[i].get_mpz_t(), ciphertexts[i].value.get_mpz_t(),
-             exponent_.value().get_mpz_t(), key_->n_squared().get_mpz_t());
+    Exponentiate(ciphertexts[i].value, batch.values[i]);
     return absl::OkStatus();
   }));
   return batch;

@@ -7,8 +7,10 @@
 // Cost: one exponentiation modulo N^2 with an exponent of about 2 |N| +
 // bits(Delta) bits. The share holder does not know p and q, so no CRT
 // speed-up is possible; the baseline is one plain mpz_powm of that size
-// (bench_paillier reports the ratio). GMP's mpz_powm is used, not the
-// constant-time mpz_powm_sec: see docs/crypto.md, "Timing side channels".
+// (bench_paillier reports the ratio). By default GMP's mpz_powm is used;
+// UseConstantTimeExponentiation(true) switches to mpz_powm_sec (1.1-1.5x
+// slower) for deployments where an adversary can time single partial
+// decryptions: see docs/crypto.md, "Timing side channels".
 //
 // Create() checks 1 <= party <= n, 0 <= s_i < 2^(bits(N^2) + 128), and
 // consistency with the public key: v^(Delta s_i) = v_i mod N^2 (a share that
@@ -47,6 +49,11 @@ class PaillierKeyShare {
   // s_i, for serialization into a 0600 key file only.
   const mpz_class& secret_share() const { return share_.value(); }
 
+  // Selects mpz_powm_sec (true) or mpz_powm (false, the default) for
+  // partial decryptions. Not synchronised: call before sharing the object.
+  void UseConstantTimeExponentiation(bool constant_time) { constant_time_ = constant_time; }
+  bool constant_time() const { return constant_time_; }
+
   // c^(2 Delta s_i) mod N^2.
   absl::StatusOr<mpz_class> PartialDecrypt(const Ciphertext& c) const;
   // Partial decryptions of every ciphertext, in order, over `pool` (may be
@@ -59,12 +66,15 @@ class PaillierKeyShare {
 
  private:
   PaillierKeyShare(ThresholdPublicKeyPtr key, int party, SecretInt share);
+  // out = c^(2 Delta s_i) mod N^2 for a validated c.
+  void Exponentiate(const mpz_class& c, mpz_class& out) const;
 
   ThresholdPublicKeyPtr key_;
   int party_ = 0;
   SecretInt share_;     // s_i
   SecretInt x_;         // Delta s_i
   SecretInt exponent_;  // 2 Delta s_i
+  bool constant_time_ = false;
 };
 
 }  // namespace pplda::crypto

@@ -27,7 +27,9 @@
 //   partial decryption <= 1.1 x baseline, table encryption <= 0.15 x
 //   BM_FullRandomiser, 2-thread batch throughput >= 1.8 x 1 thread.
 // Single-threaded cases use CPU time of the benchmark thread (robust to other
-// load); batch cases use wall-clock time and need an otherwise idle machine.
+// load); batch cases use wall-clock time and need an otherwise idle machine;
+// their counter process_cpu_s (CPU seconds of all threads) shows whether the
+// 2-thread split adds work, which load on the machine does not distort.
 // Keys are dealt from the fixed test primes (crypto/paillier_testing.h).
 #include <benchmark/benchmark.h>
 
@@ -228,6 +230,12 @@ double ThreadCpuSeconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
+double ProcessCpuSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
 // Times baseline() and op() back to back each iteration, alternating order.
 template <typename Base, typename Op>
 void Paired(benchmark::State& state, Base baseline, Op op) {
@@ -271,11 +279,17 @@ void BM_PairedEncryptTable(benchmark::State& state, size_t bits) {
 void BM_PartialDecryptBatch(benchmark::State& state, size_t bits, int threads) {
   Setup& s = GetSetup(bits);
   ThreadPool pool(threads);
+  double cpu_s = 0;
   for (auto _ : state) {
+    const double t0 = ProcessCpuSeconds();
     auto b = s.key.shares[0].PartialDecryptBatch(s.batch, &pool);
     benchmark::DoNotOptimize(b);
+    cpu_s += ProcessCpuSeconds() - t0;
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kBatchSize));
+  // CPU seconds of all threads: equal for 1 and 2 threads means the split
+  // adds no work, so on an idle 2-core machine the wall time halves.
+  state.counters["process_cpu_s"] = cpu_s / static_cast<double>(state.iterations());
 }
 
 // Collects per-iteration times (seconds) by run name while printing as usual.
@@ -292,6 +306,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
       seconds_[name] = (wall ? r.GetAdjustedRealTime() : r.GetAdjustedCPUTime()) / unit;
       auto ratio = r.counters.find("ratio");
       if (ratio != r.counters.end()) paired_[name] = ratio->second.value;
+      auto cpu = r.counters.find("process_cpu_s");
+      if (cpu != r.counters.end()) process_cpu_[name] = cpu->second.value;
     }
   }
 
@@ -331,6 +347,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
       const std::string batch = "BM_PartialDecryptBatch" + b;
       Target("batch of 1000: 2-thread / 1-thread throughput", bits,
              At(batch + "/threads:1"), At(batch + "/threads:2"), 1.8, false);
+      const double cpu1 = Cpu(batch + "/threads:1"), cpu2 = Cpu(batch + "/threads:2");
+      if (cpu1 > 0 && cpu2 > 0) {
+        std::printf("  %4zu bits  %-46s %.3f  (1.0 = no extra work from the split)\n", bits,
+                    "batch of 1000: CPU s 1-thread / 2-thread", cpu1 / cpu2);
+      }
     }
   }
 
@@ -338,6 +359,10 @@ class RatioReporter : public benchmark::ConsoleReporter {
   double At(const std::string& name) const {
     auto it = seconds_.find(name);
     return it == seconds_.end() ? 0 : it->second;
+  }
+  double Cpu(const std::string& name) const {
+    auto it = process_cpu_.find(name);
+    return it == process_cpu_.end() ? 0 : it->second;
   }
   double Paired(const std::string& name) const {
     auto it = paired_.find(name);
@@ -357,6 +382,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
 
   std::map<std::string, double> seconds_;
   std::map<std::string, double> paired_;
+  std::map<std::string, double> process_cpu_;
 };
 
 void RegisterAll() {

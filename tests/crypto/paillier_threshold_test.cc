@@ -266,6 +266,18 @@ TEST_F(ThresholdTest, ProofsVerifyAndCatchTampering) {
               StatusIs(absl::StatusCode::kInvalidArgument, "1 proofs for 2 ciphertexts"));
 }
 
+TEST_F(ThresholdTest, ConstantTimeExponentiationGivesTheSamePartials) {
+  auto key = MakeTestKey(1024, SharingScheme::kShamir, 5, 3, 11).value();
+  const Ciphertext c = Encrypt(key, mpz_class(8080));
+  const mpz_class fast = key.shares[1].PartialDecrypt(c).value();
+  EXPECT_FALSE(key.shares[1].constant_time());
+  key.shares[1].UseConstantTimeExponentiation(true);
+  EXPECT_TRUE(key.shares[1].constant_time());
+  EXPECT_EQ(key.shares[1].PartialDecrypt(c).value(), fast);
+  auto batch = key.shares[1].PartialDecryptBatch({c, c}, nullptr).value();
+  EXPECT_EQ(batch.values[1], fast);
+}
+
 TEST(ThresholdDefaultSizeTest, TwoOfThreeAt2048Bits) {
   auto key = MakeTestKey(2048, SharingScheme::kShamir, 3, 2, 3);
   ASSERT_TRUE(key.ok()) << key.status();
