@@ -23,13 +23,13 @@ pplda=build/cli/pplda
 rm -rf "$out" && mkdir -p "$out"
 $pplda --quiet prepare --input "$brown" --out "$out/prepared"
 # pplda: wall time of the whole `pplda train` command (reads the prepared folder, trains, writes).
-start=$(date +%s.%N)
+start=$(/usr/bin/python3 -c "import time;print(time.time())")
 $pplda --quiet train --input "$out/prepared" --topics 20 --alpha 0.1 --beta 0.01 \
   --iterations "$iterations" --threads "$threads" --seed 1 --out "$out/pplda.json" >/dev/null
-pplda_seconds=$(echo "$(date +%s.%N) - $start" | bc -l)
+pplda_seconds=$(/usr/bin/python3 -c "import time;print(time.time() - $start)")
 /usr/bin/python3 tests/compare/compare_baselines.py "$out/prepared" "$out" 20 0.1 0.01 "$threads" \
   > "$out/baselines.jsonl"
-tokens=$(python3 -c "import json;print(json.load(open('$out/prepared/stats.json'))['train_tokens'])" 2>/dev/null || echo 0)
+tokens=$(python3 -c "import json;print(json.load(open('$out/prepared/stats.json'))['train']['tokens'])" 2>/dev/null || echo 0)
 printf '| %-45s | %8s | %12s | %10s | %8s |\n' system "wall s" "tokens/s" perplexity "UMass"
 printf '|%s|%s|%s|%s|%s|\n' "-----------------------------------------------" "----------" "--------------" "------------" "----------"
 row() {  # row NAME SECONDS MODEL PASSES
@@ -37,7 +37,7 @@ row() {  # row NAME SECONDS MODEL PASSES
   json=$($pplda --quiet evaluate --model "$3" --input "$out/prepared" --json --seed 1)
   ppl=$(echo "$json" | /usr/bin/python3 -c "import json,sys;print('%.1f'%json.load(sys.stdin)['held_out_perplexity'])")
   coh=$(echo "$json" | /usr/bin/python3 -c "import json,sys;print('%.3f'%json.load(sys.stdin)['umass_coherence_top10'])")
-  local rate; rate=$(echo "$tokens * $4 / $2" | bc -l)
+  local rate; rate=$(/usr/bin/python3 -c "print($tokens * $4 / $2)")
   printf '| %-45s | %8.1f | %12.0f | %10s | %8s |\n' "$1" "$2" "$rate" "$ppl" "$coh"
 }
 row "pplda (standard Gibbs, $iterations it., $threads threads)" "$pplda_seconds" "$out/pplda.json" "$iterations"
