@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -43,15 +44,39 @@ std::string Uint128ToString(uint128 v) {
   return digits;
 }
 
-// Fills `out` with values uniform in [0, 2^bits) drawn from `rng`; when
-// `reject_all_ones` (bits = 127), the value 2^127 - 1 = p is redrawn.
+// Loads `width` <= 16 little-endian bytes.
+uint128 LoadPartial(const uint8_t* p, int width) {
+  uint128 v = 0;
+  for (int i = width - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+// Fills `out` with values uniform in [0, 2^bits) drawn from `rng`, using
+// ceil(bits / 8) random bytes per value (1 bit per value when bits = 1);
+// when `reject_all_ones` (bits = 127), the value 2^127 - 1 = p is redrawn.
 void FillBounded(SecureRng& rng, absl::Span<FieldElement> out, int bits,
                  bool reject_all_ones) {
-  const uint128 mask = bits == 0 ? 0 : (~uint128{0}) >> (128 - bits);
-  std::vector<uint8_t> bytes(out.size() * FieldElement::kBytes);
+  if (bits == 0) {
+    std::fill(out.begin(), out.end(), FieldElement::Zero());
+    return;
+  }
+  if (bits == 1) {
+    std::vector<uint8_t> bytes((out.size() + 7) / 8);
+    rng.Fill(absl::MakeSpan(bytes));
+    for (size_t i = 0; i < out.size(); ++i) {
+      out[i] = FieldElement::FromUint64((bytes[i / 8] >> (i % 8)) & 1);
+    }
+    sodium_memzero(bytes.data(), bytes.size());
+    return;
+  }
+  const int width = (bits + 7) / 8;
+  const uint128 mask = (~uint128{0}) >> (128 - bits);
+  std::vector<uint8_t> bytes(out.size() * width);
   rng.Fill(absl::MakeSpan(bytes));
   for (size_t i = 0; i < out.size(); ++i) {
-    uint128 v = LoadLittleEndian(bytes.data() + i * FieldElement::kBytes) & mask;
+    uint128 v = (width == FieldElement::kBytes ? LoadLittleEndian(bytes.data() + i * width)
+                                               : LoadPartial(bytes.data() + i * width, width)) &
+                mask;
     while (reject_all_ones && v == FieldElement::kModulus) {
       uint8_t redraw[FieldElement::kBytes];
       rng.Fill(absl::MakeSpan(redraw, sizeof(redraw)));

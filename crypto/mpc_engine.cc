@@ -34,7 +34,8 @@ const FieldElement kInverseTwo = FieldElement::FromUint64(2).Inverse();
 
 absl::StatusOr<std::unique_ptr<MpcEngine>> MpcEngine::Create(const MpcConfig& config,
                                                              PartyTransport& transport,
-                                                             SecureRng& rng) {
+                                                             SecureRng& rng,
+                                                             Randomness randomness) {
   if (transport.num_parties() != config.num_parties()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "transport connects ", transport.num_parties(), " parties but the MPC config has ",
@@ -45,7 +46,7 @@ absl::StatusOr<std::unique_ptr<MpcEngine>> MpcEngine::Create(const MpcConfig& co
         "transport party id ", transport.party_id(), " is outside 0..",
         config.num_parties() - 1));
   }
-  return std::unique_ptr<MpcEngine>(new MpcEngine(config, transport, rng));
+  return std::unique_ptr<MpcEngine>(new MpcEngine(config, transport, rng, randomness));
 }
 
 absl::Status MpcEngine::SendElements(int to, uint64_t round,

@@ -48,6 +48,7 @@
 #include "crypto/field_vector.h"
 #include "crypto/mpc_config.h"
 #include "crypto/mpc_masks.h"
+#include "crypto/mpc_prg.h"
 #include "crypto/mpc_shares.h"
 #include "crypto/secure_rng.h"
 #include "crypto/transport.h"
@@ -58,10 +59,18 @@ class MpcEngine {
  public:
   static constexpr int kMaxBitAttempts = 4;
 
+  // How the engine uses the injected SecureRng.
+  enum class Randomness {
+    // Key a ChaCha20 stream (mpc_prg.h) from it once: the default.
+    kExpand,
+    // Draw every random byte from it directly (tests that control bytes).
+    kDirect,
+  };
+
   // The transport's party count must equal config.num_parties().
-  static absl::StatusOr<std::unique_ptr<MpcEngine>> Create(const MpcConfig& config,
-                                                           PartyTransport& transport,
-                                                           SecureRng& rng);
+  static absl::StatusOr<std::unique_ptr<MpcEngine>> Create(
+      const MpcConfig& config, PartyTransport& transport, SecureRng& rng,
+      Randomness randomness = Randomness::kExpand);
 
   const MpcConfig& config() const { return config_; }
   int party_id() const { return party_; }
@@ -69,6 +78,8 @@ class MpcEngine {
   int threshold() const { return config_.threshold(); }
   // Rounds this engine has stepped through so far.
   uint64_t rounds() const { return round_; }
+  // The engine's random source: a ChaCha20 stream keyed from the injected
+  // SecureRng at creation (mpc_prg.h), or the injected one (kDirect).
   SecureRng& rng() { return rng_; }
 
   // Element i is secret-shared by party owners[i]; this party passes the
@@ -104,10 +115,13 @@ class MpcEngine {
     int degree;
   };
 
-  MpcEngine(const MpcConfig& config, PartyTransport& transport, SecureRng& rng)
+  MpcEngine(const MpcConfig& config, PartyTransport& transport, SecureRng& rng,
+            Randomness randomness)
       : config_(config),
         transport_(transport),
-        rng_(rng),
+        expanded_(randomness == Randomness::kExpand ? std::make_unique<ExpandedRng>(rng)
+                                                    : nullptr),
+        rng_(expanded_ ? *expanded_ : rng),
         party_(transport.party_id()),
         product_recombination_(config.shamir().ZeroCoefficients(2 * config.threshold())) {}
 
@@ -164,6 +178,7 @@ class MpcEngine {
 
   MpcConfig config_;
   PartyTransport& transport_;
+  std::unique_ptr<ExpandedRng> expanded_;
   SecureRng& rng_;
   int party_;
   // Degree-2t Lagrange coefficients at 0 for parties 0..2t.

@@ -280,7 +280,9 @@ TEST(MpcEngineErrorsTest, ZeroRandomnessIsDetectedInRandomBits) {
   ZeroRng rngs[5];
   std::vector<std::unique_ptr<MpcEngine>> engines;
   for (int p = 0; p < 5; ++p) {
-    engines.push_back(MpcEngine::Create(config, net->transport(p), rngs[p]).value());
+    engines.push_back(
+        MpcEngine::Create(config, net->transport(p), rngs[p], MpcEngine::Randomness::kDirect)
+            .value());
   }
   absl::Status status = net->RunParties([&](int p) {
     return engines[p]->RandomBits(4).status();
