@@ -5,6 +5,8 @@
 // lowest failing index (deterministic regardless of scheduling).
 // fn(i, worker) must be safe to call concurrently for distinct i; worker is
 // in [0, pool->num_threads()) (0 without a pool), for per-thread scratch.
+// ThreadPool runs one ParallelFor at a time: never call RunBatch (or any
+// batch API taking a ThreadPool*) from inside a task of the same pool.
 #ifndef PPLDA_CRYPTO_PARALLEL_BATCH_H_
 #define PPLDA_CRYPTO_PARALLEL_BATCH_H_
 
