@@ -3,6 +3,17 @@
 #include <algorithm>
 
 namespace pplda {
+namespace {
+// True on a thread that is running a task of some pool: a nested ParallelFor
+// from inside a task runs inline instead of waiting for busy workers.
+thread_local bool tls_inside_task = false;
+
+struct InsideTask {
+  bool saved = tls_inside_task;
+  InsideTask() { tls_inside_task = true; }
+  ~InsideTask() { tls_inside_task = saved; }
+};
+}  // namespace
 
 ThreadPool::ThreadPool(int num_threads) {
   if (num_threads <= 0) {
@@ -29,7 +40,7 @@ void ThreadPool::ParallelFor(size_t n, const RangeFn& fn) {
 void ThreadPool::ParallelForChunks(size_t n, size_t chunks, const RangeFn& fn) {
   if (n == 0) return;
   chunks = std::clamp<size_t>(chunks, 1, n);
-  if (chunks == 1 || workers_.empty()) {
+  if (chunks == 1 || workers_.empty() || tls_inside_task) {
     for (size_t c = 0; c < chunks; ++c) {
       fn(c * n / chunks, (c + 1) * n / chunks, 0);
     }
@@ -62,7 +73,10 @@ void ThreadPool::RunTasks(int worker) {
       c = next_chunk_++;
       fn = fn_;
     }
-    (*fn)(c * n_ / chunks_, (c + 1) * n_ / chunks_, worker);
+    {
+      InsideTask inside;
+      (*fn)(c * n_ / chunks_, (c + 1) * n_ / chunks_, worker);
+    }
     bool last;
     {
       std::lock_guard<std::mutex> lock(mu_);

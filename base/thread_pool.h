@@ -3,7 +3,9 @@
 // covering [0, n) and returns after every call has finished; worker is in
 // [0, num_threads()). Ranges depend only on n and the thread count, so
 // results computed per range are deterministic given both.
-// Thread-safety: one ParallelFor at a time per pool (calls are serialised).
+// Thread-safety: one ParallelFor at a time per pool (calls are serialised);
+// a ParallelFor called from inside a task (of any pool) runs inline on the
+// calling thread, so nesting never deadlocks.
 #ifndef PPLDA_BASE_THREAD_POOL_H_
 #define PPLDA_BASE_THREAD_POOL_H_
 

@@ -46,3 +46,20 @@ TEST(ThreadPoolTest, ManyConsecutiveRuns) {
 
 }  // namespace
 }  // namespace pplda
+
+namespace pplda {
+namespace {
+
+TEST(ThreadPoolTest, NestedParallelForRunsInlineWithoutDeadlock) {
+  ThreadPool pool(2);
+  std::atomic<long> total{0};
+  pool.ParallelFor(4, [&](size_t b, size_t e, int) {
+    for (size_t i = b; i < e; ++i) {
+      pool.ParallelFor(10, [&](size_t b2, size_t e2, int) { total += static_cast<long>(e2 - b2); });
+    }
+  });
+  EXPECT_EQ(total.load(), 40);
+}
+
+}  // namespace
+}  // namespace pplda
