@@ -4,14 +4,17 @@
 
 namespace pplda {
 namespace {
-// True on a thread that is running a task of some pool: a nested ParallelFor
-// from inside a task runs inline instead of waiting for busy workers.
-thread_local bool tls_inside_task = false;
+// The pool and worker whose task this thread is running, if any: a nested
+// ParallelFor on the same pool runs inline with the caller's worker index
+// (so per-worker scratch stays exclusive) instead of waiting for itself.
+thread_local const ThreadPool* tls_pool = nullptr;
+thread_local int tls_worker = 0;
 
 struct InsideTask {
-  bool saved = tls_inside_task;
-  InsideTask() { tls_inside_task = true; }
-  ~InsideTask() { tls_inside_task = saved; }
+  const ThreadPool* saved_pool = tls_pool;
+  int saved_worker = tls_worker;
+  InsideTask(const ThreadPool* pool, int worker) { tls_pool = pool; tls_worker = worker; }
+  ~InsideTask() { tls_pool = saved_pool; tls_worker = saved_worker; }
 };
 }  // namespace
 
@@ -40,9 +43,10 @@ void ThreadPool::ParallelFor(size_t n, const RangeFn& fn) {
 void ThreadPool::ParallelForChunks(size_t n, size_t chunks, const RangeFn& fn) {
   if (n == 0) return;
   chunks = std::clamp<size_t>(chunks, 1, n);
-  if (chunks == 1 || workers_.empty() || tls_inside_task) {
+  if (chunks == 1 || workers_.empty() || tls_pool == this) {
+    int worker = tls_pool == this ? tls_worker : 0;
     for (size_t c = 0; c < chunks; ++c) {
-      fn(c * n / chunks, (c + 1) * n / chunks, 0);
+      fn(c * n / chunks, (c + 1) * n / chunks, worker);
     }
     return;
   }
@@ -74,7 +78,7 @@ void ThreadPool::RunTasks(int worker) {
       fn = fn_;
     }
     {
-      InsideTask inside;
+      InsideTask inside(this, worker);
       (*fn)(c * n_ / chunks_, (c + 1) * n_ / chunks_, worker);
     }
     bool last;

@@ -4,8 +4,9 @@
 // [0, num_threads()). Ranges depend only on n and the thread count, so
 // results computed per range are deterministic given both.
 // Thread-safety: one ParallelFor at a time per pool (calls are serialised);
-// a ParallelFor called from inside a task (of any pool) runs inline on the
-// calling thread, so nesting never deadlocks.
+// a ParallelFor called from inside one of this pool's tasks runs inline on
+// the calling thread with the caller's worker index, so nesting never
+// deadlocks and per-worker scratch stays exclusive.
 #ifndef PPLDA_BASE_THREAD_POOL_H_
 #define PPLDA_BASE_THREAD_POOL_H_
 

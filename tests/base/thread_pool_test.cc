@@ -53,9 +53,12 @@ namespace {
 TEST(ThreadPoolTest, NestedParallelForRunsInlineWithoutDeadlock) {
   ThreadPool pool(2);
   std::atomic<long> total{0};
-  pool.ParallelFor(4, [&](size_t b, size_t e, int) {
+  pool.ParallelFor(4, [&](size_t b, size_t e, int outer) {
     for (size_t i = b; i < e; ++i) {
-      pool.ParallelFor(10, [&](size_t b2, size_t e2, int) { total += static_cast<long>(e2 - b2); });
+      pool.ParallelFor(10, [&](size_t b2, size_t e2, int inner) {
+        EXPECT_EQ(inner, outer);  // the caller's scratch slot, never another thread's
+        total += static_cast<long>(e2 - b2);
+      });
     }
   });
   EXPECT_EQ(total.load(), 40);
