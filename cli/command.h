@@ -26,6 +26,7 @@ void AddPrepareCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* ru
 void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
 void AddEvaluateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
 void AddTopicsCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
+void AddAuditCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
 
 }  // namespace pplda::cli
 

@@ -1,0 +1,178 @@
+// `pplda audit`: the membership-inference audit (LiRA for topic models,
+// privacy/lira_audit.h) a party runs on its own documents: trains N + 1
+// models on random halves with the same pipeline and parameters as
+// `pplda train`, attacks each with the others as shadows, and writes the
+// figures (JSON), the ROC (CSV and log-log SVG), per-document exposure and a
+// Markdown report into --out.
+#include <cstdio>
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "base/status_macros.h"
+#include "cli/command.h"
+#include "cli/input_flags.h"
+#include "cli/model_metadata.h"
+#include "privacy/audit_report.h"
+#include "privacy/gibbs_shadow_trainer.h"
+#include "privacy/lira_audit.h"
+#include "spdlog/spdlog.h"
+
+namespace pplda::cli {
+namespace {
+
+struct AuditFlags {
+  InputFlags input;
+  privacy::GibbsTrainingOptions training;
+  int shadows = 64;
+  bool online_only = false;
+  bool offline_only = false;
+  std::string variance = "auto";
+  double zeta_tolerance = 1e-6;
+  uint64_t seed = 1;
+  int threads = 0;
+  std::string out = "audit";
+};
+
+struct AuditCorpus {
+  lda::Corpus corpus;
+  nlohmann::json info;
+};
+
+// A prepared folder's training and test documents (one vocabulary), or raw
+// documents preprocessed as `pplda train` does.
+absl::StatusOr<AuditCorpus> LoadAuditCorpus(const InputFlags& f, bool quiet) {
+  AuditCorpus data;
+  if (lda::IsPreparedCorpusDir(f.input)) {
+    ASSIGN_OR_RETURN(lda::PreparedCorpus prepared, lda::ReadPreparedCorpus(f.input));
+    data.corpus = std::move(prepared.train);
+    for (lda::Document& d : prepared.test.documents) data.corpus.documents.push_back(std::move(d));
+    data.info = prepared.stats;
+  } else {
+    ASSIGN_OR_RETURN(lda::RawCorpus raw, ReadInput(f, quiet));
+    lda::PreprocessReport report;
+    ASSIGN_OR_RETURN(data.corpus, lda::BuildCorpus(raw, PreprocessOptionsFrom(f), &report));
+    LogPreprocessReport(report, quiet);
+    data.info = PreprocessingInfo(f, report);
+  }
+  data.info["input"] = f.input;
+  return data;
+}
+
+// The command that reproduces this audit (input options as given).
+std::string CommandLine(const AuditFlags& f) {
+  const lda::SamplerOptions& s = f.training.sampler_options;
+  std::string cmd = absl::StrFormat(
+      "pplda audit --input %s --split %s --topics %d --shadows %d --iterations %d --sampler %s "
+      "--alpha %g --beta %g --seed %d --variance %s --zeta-tolerance %g",
+      f.input.input, f.input.split, s.num_topics, f.shadows, f.training.iterations,
+      f.training.sampler, s.alpha, s.beta, f.seed, f.variance, f.zeta_tolerance);
+  if (f.input.split == "sentences") absl::StrAppendFormat(&cmd, " --window-words %d", f.input.read.window_words);
+  if (f.online_only) cmd += " --online";
+  if (f.offline_only) cmd += " --offline";
+  return cmd + " --out " + f.out;
+}
+
+void PrintFigures(const privacy::AuditResult& r, const privacy::AuditReportOptions& o) {
+  auto line = [](const char* name, const privacy::VariantEvaluation& v) {
+    std::printf("%s LiRA: TPR %.2f%% at 0.1%% FPR, %.2f%% at 1%% FPR, AUC %.4f\n", name,
+                100 * v.tpr_at_0_1_percent_fpr, 100 * v.tpr_at_1_percent_fpr, v.auc);
+  };
+  if (o.online) line("online", r.evaluation.online);
+  if (o.offline) line("offline", r.evaluation.offline);
+}
+
+absl::Status RunAudit(const AuditFlags& f, const GlobalFlags& g) {
+  RETURN_IF_ERROR(privacy::CheckAuditOutputDir(f.out));
+  privacy::AuditOptions options;
+  options.num_shadows = f.shadows;
+  options.seed = f.seed;
+  options.threads = f.threads;
+  options.zeta.tolerance = f.zeta_tolerance;
+  ASSIGN_OR_RETURN(options.lira.variance, privacy::ParseVarianceMode(f.variance));
+  ASSIGN_OR_RETURN(std::unique_ptr<privacy::GibbsShadowTrainer> trainer,
+                   privacy::GibbsShadowTrainer::Create(f.training));
+  ASSIGN_OR_RETURN(AuditCorpus data, LoadAuditCorpus(f.input, g.quiet));
+  RETURN_IF_ERROR(privacy::ValidateAuditRequest(data.corpus.num_documents(), options));
+  const int models = f.shadows + 1;
+  if (!g.quiet) {
+    spdlog::info("LiRA audit: {} documents, {} tokens, {} terms; {} models (K={}, {} iterations "
+                 "each) on random halves, each in turn the target of the other {}",
+                 data.corpus.num_documents(), data.corpus.num_tokens(),
+                 data.corpus.vocabulary.size(), models, f.training.sampler_options.num_topics,
+                 f.training.iterations, f.shadows);
+  }
+  ProgressReporter progress("audit", models, "models", g.progress_mode());
+  options.on_model_done = [&progress](int done, int) { progress.Update(done, "trained and scored"); };
+  ASSIGN_OR_RETURN(privacy::AuditResult result,
+                   privacy::RunLiraAudit(data.corpus, *trainer, options));
+  progress.Finish();
+
+  privacy::AuditReportOptions report;
+  report.online = !f.offline_only;
+  report.offline = !f.online_only;
+  report.run_info = {{"command", CommandLine(f)}, {"corpus", data.info}};
+  RETURN_IF_ERROR(privacy::WriteAuditOutputs(result, data.corpus, report, f.out));
+  PrintFigures(result, report);
+  std::printf("audit of %d documents with %d shadows per target took %.1f s; report in %s/report.md\n",
+              result.num_documents, f.shadows, result.timing.wall_seconds, f.out.c_str());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void AddAuditCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) {
+  auto flags = std::make_shared<AuditFlags>();
+  CLI::App* app = root.add_subcommand(
+      "audit", "Membership-inference audit (LiRA) of the training pipeline on your own documents");
+  AddInputFlags(app, &flags->input);
+  lda::SamplerOptions& s = flags->training.sampler_options;
+  app->add_option("--topics,-k", s.num_topics, "Number of topics K (as in the real run)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  app->add_option("--shadows", flags->shadows,
+                  absl::StrFormat("Shadow models per target N, in [%d, %d]; N + 1 models are "
+                                  "trained. Below %d the pooled variance is used",
+                                  privacy::kMinShadows, privacy::kMaxShadows,
+                                  privacy::kPerDocumentVarianceMinShadows))
+      ->capture_default_str();
+  auto* online = app->add_flag("--online", flags->online_only,
+                               "Report only the online attack (in and out shadows)");
+  auto* offline = app->add_flag("--offline", flags->offline_only,
+                                "Report only the offline attack (out shadows, one-sided test)");
+  online->excludes(offline);
+  app->add_option("--iterations,-n", flags->training.iterations, "Gibbs iterations per model")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000000));
+  app->add_option("--sampler", flags->training.sampler, "standard or batched (as in the real run)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"standard", "batched"}));
+  app->add_option("--alpha", s.alpha, "Document-topic Dirichlet prior")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app->add_option("--beta", s.beta, "Topic-term Dirichlet prior")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app->add_option("--seed", flags->seed, "Random seed (halves and every model's seed derive from it)")
+      ->capture_default_str();
+  app->add_option("--threads", flags->threads,
+                  "Models trained at once, one thread each (0 = all cores)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1024));
+  app->add_option("--variance", flags->variance,
+                  "Gaussian variances: auto, per-document or global (pooled)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "per-document", "global"}));
+  app->add_option("--zeta-tolerance", flags->zeta_tolerance,
+                  "Certified accuracy of zeta = max_theta log p(d | theta, Phi), in nats")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-12, 10.0));
+  app->add_option("--out,-o", flags->out,
+                  "Output folder (audit.json, roc.csv, roc.svg, documents.csv, report.md)")
+      ->capture_default_str();
+  app->callback([flags, &globals, run] {
+    *run = [flags, &globals] { return RunAudit(*flags, globals); };
+  });
+}
+
+}  // namespace pplda::cli

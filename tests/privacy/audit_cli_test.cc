@@ -1,0 +1,117 @@
+// Runs the real `pplda audit` binary on a small corpus written by the test:
+// the output files and figures, --offline, and the errors a user meets
+// (too few documents, too few shadows for the corpus, shadows out of range,
+// --online with --offline, an output folder that already holds results).
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+struct RunResult {
+  int exit_code;
+  std::string output;  // stdout and stderr
+};
+
+RunResult RunPplda(const std::string& args) {
+  const std::string cmd = std::string(PPLDA_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+class AuditCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) /
+           ("pplda_audit_cli_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    // 120 documents, one per line: two themes, and a rare word shared by
+    // each pair of documents.
+    std::ofstream lines(dir_ / "docs.txt");
+    const char* themes[] = {"river water boat fishing harbour sailing anchor",
+                            "election senate voting ballot congress law court"};
+    for (int i = 0; i < 120; ++i) {
+      lines << themes[i % 2] << " " << themes[i % 2] << " rareword" << char('a' + (i / 2) % 26)
+            << char('a' + (i / 52)) << "\n";
+    }
+  }
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string Audit(const std::string& extra) const {
+    return "--quiet audit --input " + Path("docs.txt") + " --min-df 1 --max-df 1.0 --topics 2 " +
+           "--iterations 20 " + extra;
+  }
+  fs::path dir_;
+};
+
+TEST_F(AuditCliTest, WritesFiguresPlotAndReport) {
+  const RunResult r = RunPplda(Audit("--shadows 16 --out " + Path("out")));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("online LiRA: TPR"));
+  EXPECT_THAT(r.output, HasSubstr("offline LiRA: TPR"));
+  for (const char* f : {"audit.json", "roc.csv", "roc.svg", "documents.csv", "report.md"}) {
+    EXPECT_TRUE(fs::exists(dir_ / "out" / f)) << f;
+  }
+  std::ifstream in(dir_ / "out" / "audit.json");
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["corpus"]["documents"], 120);
+  EXPECT_EQ(j["parameters"]["shadows_per_target"], 16);
+  EXPECT_EQ(j["trainer"]["topics"], 2);
+  EXPECT_EQ(j["trainer"]["iterations"], 20);
+  const double auc = j["figures"]["online"]["auc"];
+  EXPECT_GT(auc, 0.5);
+  EXPECT_THAT(j["run"]["command"].get<std::string>(), HasSubstr("--shadows 16"));
+  // Same folder again: refused before any work, nothing overwritten.
+  const RunResult again = RunPplda(Audit("--shadows 16 --out " + Path("out")));
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_THAT(again.output, HasSubstr("audit.json already exists"));
+}
+
+TEST_F(AuditCliTest, OfflineOnly) {
+  const RunResult r = RunPplda(Audit("--shadows 16 --offline --out " + Path("off")));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("offline LiRA"));
+  EXPECT_THAT(r.output, ::testing::Not(HasSubstr("online LiRA")));
+  std::ifstream csv(dir_ / "off" / "roc.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_EQ(header, "fpr,tpr_offline");
+}
+
+TEST_F(AuditCliTest, UserErrors) {
+  RunResult r = RunPplda(Audit("--shadows 8 --out " + Path("a")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("corpus too small for 8 shadow models"));
+  r = RunPplda(Audit("--shadows 2000 --out " + Path("b")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("[8, 1024], got 2000"));
+  r = RunPplda(Audit("--online --offline --out " + Path("c")));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_THAT(r.output, HasSubstr("excludes"));
+  {
+    std::ofstream few(dir_ / "few.txt");
+    for (int i = 0; i < 50; ++i) few << "alpha beta gamma delta\n";
+  }
+  r = RunPplda("--quiet audit --input " + Path("few.txt") + " --min-df 1 --max-df 1.0 --out " +
+               Path("d"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("refusing to audit a corpus of 50 documents"));
+  EXPECT_FALSE(fs::exists(dir_ / "d"));
+}
+
+}  // namespace
