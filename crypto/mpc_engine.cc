@@ -259,6 +259,25 @@ absl::StatusOr<std::vector<std::optional<FieldElement>>> MpcEngine::OpenTo(
   return out;
 }
 
+absl::StatusOr<std::vector<std::vector<uint8_t>>> MpcEngine::ExchangeWithAll(
+    std::vector<std::vector<uint8_t>> payloads) {
+  const int n = num_parties();
+  if (static_cast<int>(payloads.size()) != n) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "ExchangeWithAll: ", payloads.size(), " payloads for ", n, " parties"));
+  }
+  const uint64_t round = BeginRound();
+  for (int j = 0; j < n; ++j) {
+    if (j != party_) RETURN_IF_ERROR(transport_.Send(j, round, std::move(payloads[j])));
+  }
+  std::vector<std::vector<uint8_t>> received(n);
+  for (int j = 0; j < n; ++j) {
+    if (j == party_) continue;
+    ASSIGN_OR_RETURN(received[j], transport_.Receive(j, round));
+  }
+  return received;
+}
+
 absl::StatusOr<Shares> MpcEngine::Random(size_t count) {
   const int dealers = threshold() + 1;
   FieldVector mine;

@@ -17,6 +17,7 @@
 //   RandomBits        2       t = 1: 2 dealers deal bits, XOR by one Mul;
 //                             t >= 2: t+1 dealers deal r, open of r^2 (all)
 //   GenerateMasks     2       as RandomBits, plus t+1 dealers' high masks
+//   ExchangeWithAll   1       the caller's bytes, to every peer
 //
 // Multiplication is Gennaro-Rabin-Rabin (PODC 1998): parties 0..2t reshare
 // their local degree-2t product a_i b_i at degree t and every party
@@ -108,6 +109,14 @@ class MpcEngine {
   absl::StatusOr<Shares> RandomBits(size_t count);
   // One MaskBatch per spec (mpc_masks.h), all generated in the same 2 rounds.
   absl::StatusOr<std::vector<MaskBatch>> GenerateMasks(absl::Span<const MaskSpec> specs);
+
+  // One round of opaque bytes, for protocol layers whose messages are not
+  // field elements (e.g. Paillier ciphertexts, share_conversion.h): sends
+  // payloads[j] to every party j != party_id() (payloads has num_parties()
+  // entries; this party's own entry is ignored) and returns what every other
+  // party sent (empty at this party's own index).
+  absl::StatusOr<std::vector<std::vector<uint8_t>>> ExchangeWithAll(
+      std::vector<std::vector<uint8_t>> payloads);
 
  private:
   struct DealBlock {
