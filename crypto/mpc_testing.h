@@ -4,6 +4,8 @@
 // inputs directly and reconstructs outputs, so tests can check every
 // protocol exactly against plaintext.
 //
+// RecordingTransport wraps a party's transport and keeps what it receives,
+// so that tests can examine a coalition's view.
 // For tests and benchmarks ONLY: the dealer sees every input, and the
 // seeded random sources are predictable. Daemon mains never include this.
 // Thread-safety: Run() runs the parties' functions concurrently (one thread
@@ -27,6 +29,38 @@
 
 namespace pplda::crypto {
 
+// A PartyTransport that forwards to another and records every message it
+// receives: what a (possibly colluding) party sees of a protocol.
+class RecordingTransport final : public PartyTransport {
+ public:
+  struct Received {
+    uint64_t round;
+    int from;
+    std::vector<uint8_t> payload;
+  };
+
+  explicit RecordingTransport(PartyTransport& inner) : inner_(inner) {}
+  int party_id() const override { return inner_.party_id(); }
+  int num_parties() const override { return inner_.num_parties(); }
+  absl::Status Send(int to, uint64_t round, std::vector<uint8_t> payload) override {
+    return inner_.Send(to, round, std::move(payload));
+  }
+  absl::StatusOr<std::vector<uint8_t>> Receive(int from, uint64_t round) override {
+    absl::StatusOr<std::vector<uint8_t>> got = inner_.Receive(from, round);
+    if (got.ok() && recording_) received_.push_back(Received{round, from, *got});
+    return got;
+  }
+
+  void set_recording(bool on) { recording_ = on; }
+  const std::vector<Received>& received() const { return received_; }
+  void Clear() { received_.clear(); }
+
+ private:
+  PartyTransport& inner_;
+  bool recording_ = false;
+  std::vector<Received> received_;
+};
+
 class MpcTestbed {
  public:
   static absl::StatusOr<std::unique_ptr<MpcTestbed>> Create(
@@ -38,8 +72,10 @@ class MpcTestbed {
     auto bed = std::unique_ptr<MpcTestbed>(new MpcTestbed(config, std::move(network), seed));
     for (int p = 0; p < num_parties; ++p) {
       bed->rngs_.push_back(std::make_unique<SeededRng>(seed * 1000003 + p + 1));
+      bed->recorders_.push_back(
+          std::make_unique<RecordingTransport>(bed->network_->transport(p)));
       ASSIGN_OR_RETURN(std::unique_ptr<MpcEngine> engine,
-                       MpcEngine::Create(config, bed->network_->transport(p), *bed->rngs_[p]));
+                       MpcEngine::Create(config, *bed->recorders_[p], *bed->rngs_[p]));
       bed->engines_.push_back(std::move(engine));
     }
     return bed;
@@ -49,6 +85,8 @@ class MpcTestbed {
   int num_parties() const { return config_.num_parties(); }
   SimulatedNetwork& network() { return *network_; }
   MpcEngine& engine(int party) { return *engines_[party]; }
+  // What `party` receives (recording is off until enabled).
+  RecordingTransport& recorder(int party) { return *recorders_[party]; }
 
   // Runs fn(engine of p) for every party p concurrently.
   absl::Status Run(const std::function<absl::Status(MpcEngine& engine)>& fn) {
@@ -90,6 +128,7 @@ class MpcTestbed {
   std::unique_ptr<SimulatedNetwork> network_;
   SeededRng dealer_rng_;
   std::vector<std::unique_ptr<SeededRng>> rngs_;
+  std::vector<std::unique_ptr<RecordingTransport>> recorders_;
   std::vector<std::unique_ptr<MpcEngine>> engines_;
 };
 

@@ -1,0 +1,157 @@
+// Statistical tests that what a coalition of t parties sees does not depend
+// on the secrets: Shamir shares, multiplication messages and the masked
+// value opened by a comparison. Every test uses fixed seeds and Pearson's
+// chi-square at significance alpha = 0.001 (a correct implementation fails
+// a given test with probability 0.001; the seeds make runs deterministic).
+// Buckets are the top bits of field elements (p = 2^127 - 1, so the top
+// bucket is short by a single value, which is negligible).
+#include <array>
+
+#include "crypto/comparison.h"
+#include "crypto/mpc_testing.h"
+#include "gtest/gtest.h"
+
+namespace pplda::crypto {
+namespace {
+
+// Upper 0.001 quantiles of chi-square for the degrees of freedom used.
+constexpr double kChiSquare999Df15 = 37.697;
+constexpr double kChiSquare999Df63 = 103.442;
+
+// Pearson's statistic of counts against the uniform distribution.
+double UniformChiSquare(const std::vector<int64_t>& counts) {
+  int64_t total = 0;
+  for (int64_t c : counts) total += c;
+  const double expected = static_cast<double>(total) / counts.size();
+  double stat = 0;
+  for (int64_t c : counts) stat += (c - expected) * (c - expected) / expected;
+  return stat;
+}
+
+// Two-sample chi-square for equal sample sizes.
+double TwoSampleChiSquare(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  double stat = 0;
+  for (size_t k = 0; k < a.size(); ++k) {
+    if (a[k] + b[k] == 0) continue;
+    const double d = static_cast<double>(a[k] - b[k]);
+    stat += d * d / static_cast<double>(a[k] + b[k]);
+  }
+  return stat;
+}
+
+int TopBits(FieldElement x, int bits) {
+  return static_cast<int>(x.value() >> (FieldElement::kBits - bits));
+}
+
+FieldVector DecodeAll(const std::vector<RecordingTransport::Received>& received) {
+  FieldVector out;
+  for (const auto& r : received) {
+    auto v = DecodeFieldVector(r.payload, r.payload.size() / FieldElement::kBytes, "record");
+    EXPECT_TRUE(v.ok());
+    if (v.ok()) out.insert(out.end(), v->begin(), v->end());
+  }
+  return out;
+}
+
+// Any t = 2 of n = 5 parties: their pair of shares is uniform on GF(p)^2,
+// whatever the secret (64 joint buckets of the top 3 bits of each share).
+TEST(MpcViewStatTest, ShamirSharesOfTwoPartiesAreJointlyUniform) {
+  auto scheme = ShamirScheme::Create(5, 2).value();
+  SeededRng rng(71);
+  const int kSamples = 20000;
+  for (FieldElement secret : {FieldElement::Zero(), FieldElement::FromInt64(-1),
+                              FieldElement::PowerOfTwo(100)}) {
+    const FieldVector secrets(kSamples, secret);
+    const std::vector<FieldVector> shares = scheme.Share(secrets, 2, rng);
+    for (auto [i, j] : {std::pair<int, int>{0, 1}, {3, 4}}) {
+      std::vector<int64_t> counts(64, 0);
+      for (int s = 0; s < kSamples; ++s) {
+        counts[TopBits(shares[i][s], 3) * 8 + TopBits(shares[j][s], 3)] += 1;
+      }
+      EXPECT_LT(UniformChiSquare(counts), kChiSquare999Df63)
+          << "parties " << i << "," << j << " secret " << secret.ToString();
+    }
+  }
+}
+
+// Everything party 1 (a coalition of t = 1 of 3) receives while multiplying
+// is uniform, for all-zero and all-(p-1) operands alike.
+TEST(MpcViewStatTest, MultiplicationMessagesAreUniform) {
+  const int kBatch = 20000;
+  std::vector<std::vector<int64_t>> histograms;
+  for (int64_t value : {int64_t{0}, int64_t{-1}}) {
+    auto bed = MpcTestbed::Create(3, 1, 72).value();
+    auto a = bed->ShareIntegers(std::vector<int64_t>(kBatch, value));
+    bed->recorder(1).set_recording(true);
+    ASSERT_TRUE(bed->Run([&](MpcEngine& e) {
+      return e.Mul(a[e.party_id()], a[e.party_id()]).status();
+    }).ok());
+    const FieldVector seen = DecodeAll(bed->recorder(1).received());
+    ASSERT_EQ(seen.size(), 2u * kBatch);  // reshares from parties 0 and 2
+    std::vector<int64_t> counts(16, 0);
+    for (FieldElement x : seen) counts[TopBits(x, 4)] += 1;
+    EXPECT_LT(UniformChiSquare(counts), kChiSquare999Df15) << "operand " << value;
+    histograms.push_back(counts);
+  }
+  EXPECT_LT(TwoSampleChiSquare(histograms[0], histograms[1]), kChiSquare999Df15);
+}
+
+// The value a comparison opens, c = (a - b + 2^l) + r_low + 2^l r_high, as
+// reconstructed by party 1 from the shares it receives: c mod 2^l is
+// uniform, and the distribution of c's high part is the same for "a < b by
+// the most" and "a > b by the most" (statistical distance <= 2^-sigma).
+TEST(MpcViewStatTest, OpenedComparisonValueDoesNotDependOnTheInputs) {
+  const int kBatch = 20000, kBits = 20;
+  const int sigma = MpcConfig::kDefaultSigma;
+  const uint128 max = (uint128{1} << kBits) - 1;
+  std::vector<std::vector<int64_t>> low_hist, high_hist;
+  for (bool a_small : {true, false}) {
+    auto bed = MpcTestbed::Create(3, 1, 73).value();
+    const FieldElement small = FieldElement::Zero(), big = FieldElement::FromUint128(max);
+    auto a = bed->Share(FieldVector(kBatch, a_small ? small : big));
+    auto b = bed->Share(FieldVector(kBatch, a_small ? big : small));
+    bed->recorder(1).set_recording(true);
+    ASSERT_TRUE(bed->Run([&](MpcEngine& e) {
+      return LessThan(e, a[e.party_id()], b[e.party_id()], kBits).status();
+    }).ok());
+    // Rounds 1-2 make the masks; round 3 opens c. Parties 0 and 2 hold the
+    // points x = 1 and x = 3 of the degree-1 sharing of c.
+    FieldVector from0, from2;
+    for (const auto& r : bed->recorder(1).received()) {
+      if (r.round != 3) continue;
+      auto v = DecodeFieldVector(r.payload, kBatch, "open").value();
+      (r.from == 0 ? from0 : from2) = v;
+    }
+    ASSERT_EQ(from0.size(), static_cast<size_t>(kBatch));
+    ASSERT_EQ(from2.size(), static_cast<size_t>(kBatch));
+    const FieldVector lambda = LagrangeCoefficients(
+        {FieldElement::FromUint64(1), FieldElement::FromUint64(3)}, FieldElement::Zero());
+    std::vector<int64_t> low(16, 0), high(16, 0);
+    for (int s = 0; s < kBatch; ++s) {
+      const uint128 c = (lambda[0] * from0[s] + lambda[1] * from2[s]).value();
+      low[static_cast<int>((c & max) >> (kBits - 4))] += 1;
+      // r_high is a sum of two values below 2^(sigma+2): c < 2^(l+sigma+3).
+      const uint128 h = c >> (kBits + sigma - 1);
+      ASSERT_LT(h, 16u);
+      high[static_cast<int>(h)] += 1;
+    }
+    EXPECT_LT(UniformChiSquare(low), kChiSquare999Df15);
+    // floor(c / 2^(l+sigma-1)) = floor(U1 + U2 + tiny) with U1, U2 the two
+    // dealers' r_high / 2^(sigma-1), uniform on [0, 8): the triangular
+    // law (2k+1)/128 for k < 8, (31-2k)/128 above. This fails if the high
+    // mask were narrower than stated.
+    double stat = 0;
+    for (int k = 0; k < 16; ++k) {
+      const double expected = kBatch * (k < 8 ? 2 * k + 1 : 31 - 2 * k) / 128.0;
+      stat += (high[k] - expected) * (high[k] - expected) / expected;
+    }
+    EXPECT_LT(stat, kChiSquare999Df15) << "high part of the opened value";
+    low_hist.push_back(low);
+    high_hist.push_back(high);
+  }
+  EXPECT_LT(TwoSampleChiSquare(low_hist[0], low_hist[1]), kChiSquare999Df15);
+  EXPECT_LT(TwoSampleChiSquare(high_hist[0], high_hist[1]), kChiSquare999Df15);
+}
+
+}  // namespace
+}  // namespace pplda::crypto
