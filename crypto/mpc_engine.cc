@@ -1,5 +1,6 @@
 #include "crypto/mpc_engine.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -68,27 +69,42 @@ absl::StatusOr<FieldVector> MpcEngine::ReceiveElements(int from, uint64_t round,
 absl::StatusOr<FieldVector> MpcEngine::SendDealtShares(uint64_t round,
                                                        absl::Span<const DealBlock> my_blocks,
                                                        size_t my_count, std::string_view what) {
+  // Shares are made in chunks and encoded straight into the peers'
+  // payloads, so no per-peer vector of field elements is ever held whole.
+  constexpr size_t kChunk = 4096;
   const int n = num_parties();
-  std::vector<FieldVector> outgoing(n, FieldVector(my_count));
-  size_t offset = 0;
-  std::vector<FieldElement*> outputs(n);
-  for (const DealBlock& block : my_blocks) {
-    if (offset + block.secrets.size() > my_count) break;
-    for (int j = 0; j < n; ++j) outputs[j] = outgoing[j].data() + offset;
-    config_.shamir().ShareInto(block.secrets, block.degree, rng_, outputs);
-    offset += block.secrets.size();
-  }
-  if (offset != my_count) {
+  size_t total = 0;
+  for (const DealBlock& block : my_blocks) total += block.secrets.size();
+  if (total != my_count) {
     return absl::InternalError(absl::StrCat(
-        std::string(what), ": party ", party_, " has ", offset, " values to deal but the "
+        std::string(what), ": party ", party_, " has ", total, " values to deal but the "
         "protocol expects ", my_count));
   }
+  std::vector<std::vector<uint8_t>> payloads(n);
   for (int j = 0; j < n; ++j) {
-    if (j == party_) continue;
-    RETURN_IF_ERROR(SendElements(j, round, outgoing[j]));
-    FieldVector().swap(outgoing[j]);  // release early
+    if (j != party_) payloads[j].reserve(my_count * FieldElement::kBytes);
   }
-  return std::move(outgoing[party_]);
+  FieldVector mine(my_count);
+  std::vector<FieldVector> chunk(n, FieldVector(kChunk));
+  std::vector<FieldElement*> outputs(n);
+  size_t offset = 0;
+  for (const DealBlock& block : my_blocks) {
+    for (size_t begin = 0; begin < block.secrets.size(); begin += kChunk) {
+      const size_t len = std::min(kChunk, block.secrets.size() - begin);
+      for (int j = 0; j < n; ++j) {
+        outputs[j] = j == party_ ? mine.data() + offset : chunk[j].data();
+      }
+      config_.shamir().ShareInto(block.secrets.subspan(begin, len), block.degree, rng_, outputs);
+      for (int j = 0; j < n; ++j) {
+        if (j != party_) AppendEncoded(absl::MakeConstSpan(chunk[j]).subspan(0, len), payloads[j]);
+      }
+      offset += len;
+    }
+  }
+  for (int j = 0; j < n; ++j) {
+    if (j != party_) RETURN_IF_ERROR(transport_.Send(j, round, std::move(payloads[j])));
+  }
+  return mine;
 }
 
 absl::StatusOr<std::vector<FieldVector>> MpcEngine::Deal(

@@ -14,6 +14,8 @@
 
 #include "crypto/comparison.h"
 #include "crypto/mpc_testing.h"
+#include "crypto/paillier_testing.h"
+#include "crypto/share_conversion.h"
 #include "crypto/reciprocal.h"
 #include "crypto/secure_draw.h"
 
@@ -185,6 +187,46 @@ BENCHMARK(BM_SecureDraw)
     ->Args({5, 3000, 1, 32})
     ->Args({20, 3000, 1, 32})
     ->Args({20, 3000, 1, 64})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Args: modulus bits, values. Ciphertext-to-share conversion of `values`
+// packed slot values (30-bit values, 3 mask parties) at 3 parties: each
+// party encrypts its packed masks, partially decrypts every masked
+// ciphertext and combines all of them (no thread pool: one core per party).
+void BM_ShareConversion(benchmark::State& state) {
+  const size_t modulus_bits = state.range(0);
+  const size_t values = state.range(1);
+  auto dealt = MakeTestKey(modulus_bits, SharingScheme::kShamir, 3, 2, 13).value();
+  PackingOptions options;
+  options.value_bits = 30;
+  options.mask_parties = 3;
+  auto layout = PackingLayout::Create(options, dealt.public_key->paillier()).value();
+  SeededRng rng(14);
+  auto encryptor = PaillierEncryptor::Create(dealt.public_key->paillier(), rng).value();
+  std::vector<int64_t> plain(values);
+  for (size_t i = 0; i < values; ++i) plain[i] = static_cast<int64_t>(rng.UniformUint64(1 << 30));
+  const auto cts = encryptor->EncryptBatch(layout.Pack(plain).value(), nullptr).value();
+  std::vector<CiphertextToShares> converters;
+  for (int p = 0; p < 3; ++p) {
+    converters.push_back(CiphertextToShares::Create(dealt.shares[p], layout, *encryptor).value());
+  }
+  auto bed = MakeBed(3, 15);
+  for (auto _ : state) {
+    bed->network().ResetStats();
+    RunOrFail(state, *bed, [&](MpcEngine& e) {
+      return converters[e.party_id()].Convert(e, cts, values).status();
+    });
+  }
+  state.SetItemsProcessed(state.iterations() * values);
+  state.counters["ciphertexts"] = static_cast<double>(cts.size());
+  state.counters["slots"] = static_cast<double>(layout.slots());
+  ReportTraffic(state, *bed, values);
+}
+BENCHMARK(BM_ShareConversion)
+    ->ArgNames({"modulus", "values"})
+    ->Args({2048, 3000})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

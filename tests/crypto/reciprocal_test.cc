@@ -72,17 +72,18 @@ TEST(ReciprocalTest, FortyBitInputsAtEdgesAndRandom) {
     xs.push_back((1ULL << j) + 1);
   }
   SeededRng rng(33);
-  for (int i = 0; i < 200; ++i) {
+  for (int i = 0; i < 120; ++i) {
     // Random bit length, then a random value of that length.
     const int bits = 1 + static_cast<int>(rng.UniformUint64(40));
     xs.push_back((1ULL << (bits - 1)) | rng.UniformUint64(1ULL << (bits - 1)));
   }
-  for (int f : {61, 70, 80, 100}) {  // 80 = k + P: no final truncation
+  for (int f : {61, 90}) {  // f >= k + P = 80: no final truncation
     auto y = RunReciprocal(*bed, xs, k, f);
     ASSERT_TRUE(y.ok()) << y.status();
     double worst = 0;
     ExpectWithinBound(*y, xs, f, &worst);
     EXPECT_LE(worst, kReciprocalRelativeErrorBound) << "f = " << f;
+    // Without the final truncation only the Goldschmidt residual remains.
     if (f >= 80) EXPECT_LT(worst, std::ldexp(1.0, -28)) << "f = " << f;
   }
 }
