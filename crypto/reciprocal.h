@@ -37,7 +37,8 @@
 // k + 21 <= f <= 120. Errors: InvalidArgument naming k, f or P.
 //
 // Cost for any batch: 2 rounds of masks, 1 + ceil(log2 k) rounds of
-// comparison and 11 rounds of products and truncations; per input k-1
+// comparison and 11 rounds of products and truncations (10 when
+// f >= k + P: no final truncation); per input k-1
 // comparisons of k bits, 8 multiplications and 7 truncations.
 // Input range is not checkable on secrets: x = 0 or x >= 2^k give
 // meaningless results.

@@ -41,9 +41,10 @@
 //  within 2^-sigma.
 //
 // Comparison: l = u + weight_bits bits. kAuto uses the statistical
-// LessThan when l <= max_comparison_bits() (weight_bits <= 38 for t = 1,
-// sigma = 40 and K <= 256) and the full-range comparison when l <= 125
-// (weight_bits up to about 81), else InvalidArgument.
+// LessThan when l <= max_comparison_bits() (for t = 1, sigma = 40:
+// weight_bits <= 40 for K <= 16, <= 39 for K <= 256) and the full-range
+// comparison when l <= 125 (weight_bits <= 82 for K <= 256), else
+// InvalidArgument.
 //
 // Input ranges: weights are non-negative integers with S_tau in
 // [1, 2^weight_bits) for every token (not checkable on secrets: S_tau = 0

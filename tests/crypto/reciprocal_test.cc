@@ -84,7 +84,9 @@ TEST(ReciprocalTest, FortyBitInputsAtEdgesAndRandom) {
     ExpectWithinBound(*y, xs, f, &worst);
     EXPECT_LE(worst, kReciprocalRelativeErrorBound) << "f = " << f;
     // Without the final truncation only the Goldschmidt residual remains.
-    if (f >= 80) EXPECT_LT(worst, std::ldexp(1.0, -28)) << "f = " << f;
+    if (f >= 80) {
+      EXPECT_LT(worst, std::ldexp(1.0, -28)) << "f = " << f;
+    }
   }
 }
 

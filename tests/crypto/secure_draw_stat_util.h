@@ -97,7 +97,9 @@ inline void ExpectDrawsMatch(const StatCase& c, uint64_t seed) {
   int64_t total = 0;
   for (size_t k = 0; k < counts.size(); ++k) {
     total += counts[k];
-    if (c.weights[k] == 0) EXPECT_EQ(counts[k], 0) << "zero-weight topic " << k << " drawn";
+    if (c.weights[k] == 0) {
+      EXPECT_EQ(counts[k], 0) << "zero-weight topic " << k << " drawn";
+    }
   }
   ASSERT_EQ(total, kDraws);
   int df = 0;
