@@ -1,0 +1,95 @@
+// LocalConsortium: a whole secure LDA run in one process: n compute parties
+// (LdaParty, one thread each, over a SimulatedNetwork) and the coordinator
+// (LdaCoordinator, on the calling thread), driven exactly as the daemons
+// will drive them over gRPC: initial counts -> fold; per iteration the
+// coordinator's GlobalCounts -> every party's RunIteration -> fold of the
+// CountUpdates; publication by partial decryptions combined at the
+// coordinator. Used by `pplda simulate`, the protocol tests and
+// bench_secure_lda.
+//
+// It lives in coordinator/ because it drives the coordinator and needs
+// pplda::party (the dependency runs coordinator -> party only).
+//
+// Roles: every entry of `parties` is a compute party (party id = index).
+// With exactly two data holders a data-less helper party is appended (the
+// honest majority of the MPC needs n >= 3; docs/protocol.md states what
+// trusting the helper means). The MPC threshold is t = (n - 1) / 2 and the
+// Paillier key must be a threshold key of the same n parties.
+// KEY: the key is dealt by the caller (dealer mode: whoever dealt it can
+// decrypt everything); results carry that label.
+// Randomness: rng_factory(stream) gives each party two independent sources
+// (stream 2p: its MPC engine, 2p+1: its Paillier encryptor). Tests pass
+// seeded sources; `pplda simulate` passes the OS CSPRNG.
+// Errors: InvalidArgument for inconsistent inputs (naming the party);
+// protocol errors pass through with the party that failed.
+// Thread-safety: one call at a time per options object; reentrant.
+#ifndef PPLDA_COORDINATOR_LOCAL_CONSORTIUM_H_
+#define PPLDA_COORDINATOR_LOCAL_CONSORTIUM_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "crypto/paillier_dealer.h"
+#include "crypto/secure_rng.h"
+#include "lda/lda_model.h"
+#include "lda/vocabulary.h"
+#include "party/lda_party.h"
+#include "party/secure_lda_plan.h"
+
+namespace pplda::coordinator {
+
+struct ConsortiumParty {
+  std::string name;
+  std::vector<std::vector<lda::TermId>> documents;  // term ids over the shared vocabulary
+  std::vector<std::vector<int>> initial_topics;     // empty: uniform from options.seed
+};
+
+struct IterationReport {
+  int iteration = 0;           // 0 = initialisation, -1 = publication
+  double seconds = 0;          // wall time of this step
+  party::PartyPhaseTimes phases;  // party 0's phases in this iteration
+  double aggregation = 0;      // coordinator's folding time
+};
+
+struct LocalConsortiumOptions {
+  party::SecureLdaOptions lda;
+  int iterations = 10;
+  uint64_t seed = 1;       // initial topics of parties without initial_topics
+  int threads = 0;         // one pool shared by all roles; 0 = all cores
+  std::string run_id = "local-simulation";
+  std::function<void(const IterationReport&)> on_step;  // may be empty
+};
+
+struct ConsortiumStats {
+  double init_seconds = 0, iteration_seconds = 0, publication_seconds = 0;
+  party::PartyPhaseTimes phases;  // party 0, summed over iterations
+  double aggregation_seconds = 0;
+  uint64_t partial_decryptions = 0;  // all parties, iterations + publication
+  uint64_t rounds = 0;               // MPC rounds that carried traffic
+  std::vector<uint64_t> bytes_sent;  // per party, MPC payload bytes
+  uint64_t coordinator_bytes = 0;    // ciphertext bytes to and from the coordinator
+};
+
+struct LocalConsortiumResult {
+  lda::LdaModel model;  // published counts; alpha, beta the effective ones
+  std::vector<std::string> party_names;  // including an appended helper
+  std::vector<std::vector<std::vector<int>>> assignments;  // [party][doc][pos]
+  std::vector<std::vector<std::vector<double>>> mixtures;  // [party][doc][k]
+  ConsortiumStats stats;
+  int num_parties = 0;
+  int threshold = 0;
+};
+
+absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
+    std::vector<ConsortiumParty> parties, const lda::Vocabulary& vocabulary,
+    const crypto::DealtKey& key,
+    const std::function<std::unique_ptr<crypto::SecureRng>(int stream)>& rng_factory,
+    const LocalConsortiumOptions& options);
+
+}  // namespace pplda::coordinator
+
+#endif  // PPLDA_COORDINATOR_LOCAL_CONSORTIUM_H_

@@ -1,0 +1,418 @@
+#include "party/lda_party.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "crypto/comparison.h"
+#include "crypto/paillier_serialization.h"
+#include "crypto/reciprocal.h"
+#include "crypto/secure_draw.h"
+
+namespace pplda::party {
+namespace {
+
+using crypto::Ciphertext;
+using crypto::FieldElement;
+using crypto::Shares;
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Runs fn(begin, end) over [0, n), on the pool when there is one.
+void ForRange(ThreadPool* pool, size_t n, const std::function<void(size_t, size_t)>& fn) {
+  if (pool == nullptr || n < 2) {
+    fn(0, n);
+    return;
+  }
+  pool->ParallelForChunks(n, std::min<size_t>(n, 4 * static_cast<size_t>(pool->num_threads())),
+                          [&](size_t b, size_t e, int) { fn(b, e); });
+}
+
+FieldElement Fe(int64_t v) { return FieldElement::FromInt64(v); }
+
+// out[i * K + k] = per_topic[k] for every token i.
+Shares BroadcastTopics(const Shares& per_topic, size_t tokens) {
+  const size_t k = per_topic.size();
+  Shares out(tokens * k);
+  for (size_t i = 0; i < tokens; ++i) {
+    for (size_t j = 0; j < k; ++j) out[i * k + j] = per_topic[j];
+  }
+  return out;
+}
+
+}  // namespace
+
+PartyPhaseTimes& PartyPhaseTimes::operator+=(const PartyPhaseTimes& o) {
+  selection += o.selection;
+  exchange += o.exchange;
+  conversion += o.conversion;
+  weights += o.weights;
+  draw += o.draw;
+  update += o.update;
+  return *this;
+}
+
+LdaParty::LdaParty(int party, std::string run_id, const SecureLdaPlan& plan,
+                   const crypto::PaillierKeyShare& key_share,
+                   const crypto::PaillierEncryptor& encryptor, ThreadPool* pool)
+    : party_(party),
+      run_id_(std::move(run_id)),
+      plan_(plan),
+      key_share_(key_share),
+      encryptor_(encryptor),
+      evaluator_(key_share.public_key()->paillier()),
+      pool_(pool) {}
+
+absl::StatusOr<std::unique_ptr<LdaParty>> LdaParty::Create(
+    int party, std::string run_id, const SecureLdaPlan& plan,
+    std::vector<std::vector<lda::TermId>> documents, std::vector<std::vector<int>> topics,
+    const crypto::PaillierKeyShare& key_share, const crypto::PaillierEncryptor& encryptor,
+    ThreadPool* pool) {
+  if (party < 0 || party >= plan.num_parties()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("party id ", party, " is outside [0, ", plan.num_parties(), ")"));
+  }
+  if (documents.size() != topics.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("party ", party, ": ", documents.size(),
+                                                   " documents but topics for ", topics.size()));
+  }
+  auto p = std::unique_ptr<LdaParty>(
+      new LdaParty(party, std::move(run_id), plan, key_share, encryptor, pool));
+  const int K = plan.num_topics();
+  p->doc_topic_.assign(documents.size() * K, 0);
+  for (size_t m = 0; m < documents.size(); ++m) {
+    if (documents[m].size() != topics[m].size()) {
+      return absl::InvalidArgumentError(absl::StrCat("party ", party, ", document ", m, ": ",
+                                                     documents[m].size(), " tokens but ",
+                                                     topics[m].size(), " topics"));
+    }
+    p->doc_lengths_.push_back(static_cast<int64_t>(documents[m].size()));
+    for (size_t i = 0; i < documents[m].size(); ++i) {
+      const lda::TermId t = documents[m][i];
+      const int z = topics[m][i];
+      if (t < 0 || t >= plan.num_terms()) {
+        return absl::InvalidArgumentError(absl::StrCat("party ", party, ", document ", m,
+                                                       ", token ", i, ": term id ", t,
+                                                       " outside the vocabulary of ",
+                                                       plan.num_terms()));
+      }
+      if (z < 0 || z >= K) {
+        return absl::InvalidArgumentError(absl::StrCat("party ", party, ", document ", m,
+                                                       ", token ", i, ": topic ", z,
+                                                       " outside [0, ", K, ")"));
+      }
+      p->terms_.push_back(t);
+      p->topics_.push_back(z);
+      p->doc_of_.push_back(static_cast<int32_t>(m));
+      ++p->doc_topic_[m * K + z];
+    }
+  }
+  if (p->num_tokens() != plan.tokens_of(party)) {
+    return absl::InvalidArgumentError(absl::StrCat("party ", party, " holds ", p->num_tokens(),
+                                                   " tokens but the plan says ",
+                                                   plan.tokens_of(party)));
+  }
+  ASSIGN_OR_RETURN(crypto::CiphertextToShares converter,
+                   crypto::CiphertextToShares::Create(key_share, p->plan_.layout(), encryptor,
+                                                      pool));
+  p->converter_ = std::make_unique<crypto::CiphertextToShares>(std::move(converter));
+  return p;
+}
+
+absl::StatusOr<CountUpdate> LdaParty::EncryptCounts(const std::vector<int64_t>& term_topic,
+                                                    const std::vector<int64_t>& totals,
+                                                    int iteration) const {
+  const int K = plan_.num_topics();
+  const size_t s = plan_.layout().slots();
+  std::vector<int64_t> slots(plan_.MatrixCiphertexts() * s, 0);
+  for (int32_t t = 0; t < plan_.num_terms(); ++t) {
+    for (int k = 0; k < K; ++k) {
+      const int h = k / plan_.chunk_width();
+      slots[(static_cast<size_t>(t) * plan_.chunks() + h) * s + (k - h * plan_.chunk_width())] =
+          term_topic[static_cast<size_t>(t) * K + k];
+    }
+  }
+  ASSIGN_OR_RETURN(std::vector<mpz_class> packed, plan_.layout().Pack(slots));
+  ASSIGN_OR_RETURN(std::vector<mpz_class> packed_totals, plan_.layout().Pack(totals));
+  CountUpdate update;
+  update.run_id = run_id_;
+  update.iteration = iteration;
+  update.party = party_;
+  ASSIGN_OR_RETURN(update.matrix, encryptor_.EncryptBatch(packed, pool_));
+  ASSIGN_OR_RETURN(update.totals, encryptor_.EncryptBatch(packed_totals, pool_));
+  return update;
+}
+
+absl::StatusOr<CountUpdate> LdaParty::InitialCounts() const {
+  const int K = plan_.num_topics();
+  std::vector<int64_t> term_topic(static_cast<size_t>(plan_.num_terms()) * K, 0);
+  std::vector<int64_t> totals(K, 0);
+  for (size_t i = 0; i < terms_.size(); ++i) {
+    ++term_topic[static_cast<size_t>(terms_[i]) * K + topics_[i]];
+    ++totals[topics_[i]];
+  }
+  return EncryptCounts(term_topic, totals, 0);
+}
+
+absl::Status LdaParty::CheckCounts(const GlobalCounts& counts, int iteration) const {
+  if (counts.run_id != run_id_) {
+    return absl::FailedPreconditionError(absl::StrCat("party ", party_, ": counts of run '",
+                                                      counts.run_id, "', expected run '",
+                                                      run_id_, "'"));
+  }
+  if (counts.iteration != iteration) {
+    return absl::FailedPreconditionError(absl::StrCat("party ", party_, ": counts for iteration ",
+                                                      counts.iteration, ", expected ",
+                                                      iteration));
+  }
+  if (counts.matrix.size() != plan_.MatrixCiphertexts() ||
+      counts.totals.size() != plan_.TotalsCiphertexts()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "party ", party_, ": global counts with ", counts.matrix.size(), " matrix and ",
+        counts.totals.size(), " totals ciphertexts, expected ", plan_.MatrixCiphertexts(),
+        " and ", plan_.TotalsCiphertexts()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Ciphertext>> LdaParty::Select(const GlobalCounts& counts) const {
+  const size_t s = plan_.layout().slots();
+  const size_t n_ct = plan_.SelectionCiphertexts(num_tokens());
+  const size_t items = static_cast<size_t>(num_tokens()) * plan_.chunks();
+  const size_t per_ct = plan_.items_per_ciphertext();
+  std::vector<int64_t> correction(n_ct * s, 0);
+  for (size_t j = 0; j < terms_.size(); ++j) {
+    correction[plan_.SelectionSlot(static_cast<int64_t>(j), topics_[j])] = -1;
+  }
+  ASSIGN_OR_RETURN(const std::vector<mpz_class> packed, plan_.layout().Pack(correction));
+  const mpz_class shift = mpz_class(1) << (plan_.chunk_width() * plan_.layout().slot_bits());
+  std::vector<Ciphertext> out(n_ct);
+  ForRange(pool_, n_ct, [&](size_t begin, size_t end) {
+    for (size_t g = begin; g < end; ++g) {
+      const size_t first = g * per_ct;
+      const size_t last = std::min(items, first + per_ct);  // exclusive
+      auto row = [&](size_t item) -> const Ciphertext& {
+        const size_t token = item / plan_.chunks();
+        const size_t h = item % plan_.chunks();
+        return counts.matrix[static_cast<size_t>(terms_[token]) * plan_.chunks() + h];
+      };
+      Ciphertext acc = row(last - 1);
+      for (size_t item = last - 1; item-- > first;) {
+        acc = evaluator_.Add(evaluator_.MulScalar(acc, shift), row(item));
+      }
+      acc = evaluator_.AddPlain(acc, packed[g]);
+      out[g] = encryptor_.Rerandomise(acc);
+    }
+  });
+  return out;
+}
+
+absl::StatusOr<std::vector<Ciphertext>> LdaParty::ExchangeSelections(
+    crypto::MpcEngine& engine, const std::vector<Ciphertext>& mine) const {
+  const crypto::ThresholdPublicKey& key = *key_share_.public_key();
+  const std::string bytes = crypto::CiphertextBatchToProto(key, mine).SerializeAsString();
+  std::vector<std::vector<uint8_t>> payloads(plan_.num_parties());
+  for (int j = 0; j < plan_.num_parties(); ++j) {
+    if (j != party_) payloads[j].assign(bytes.begin(), bytes.end());
+  }
+  ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> received,
+                   engine.ExchangeWithAll(std::move(payloads)));
+  std::vector<Ciphertext> all;
+  for (int j = 0; j < plan_.num_parties(); ++j) {
+    if (j == party_) {
+      all.insert(all.end(), mine.begin(), mine.end());
+      continue;
+    }
+    pplda::v1::CiphertextBatch proto;
+    if (!proto.ParseFromArray(received[j].data(), static_cast<int>(received[j].size()))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("selection ciphertexts from party ", j, ": not a CiphertextBatch"));
+    }
+    ASSIGN_OR_RETURN(std::vector<Ciphertext> theirs,
+                     crypto::CiphertextBatchFromProto(
+                         key, proto, plan_.SelectionCiphertexts(plan_.tokens_of(j))));
+    all.insert(all.end(), theirs.begin(), theirs.end());
+  }
+  return all;
+}
+
+absl::StatusOr<Shares> LdaParty::Weights(crypto::MpcEngine& engine, const Shares& converted) {
+  const int K = plan_.num_topics();
+  const size_t T = static_cast<size_t>(plan_.total_tokens());
+  const size_t TK = T * K;
+  const size_t s = plan_.layout().slots();
+  // c_ik from each owner's selection ciphertexts; n_k from the totals.
+  Shares c(TK);
+  size_t ct_base = 0;
+  for (int p = 0; p < plan_.num_parties(); ++p) {
+    const int64_t offset = plan_.token_offset(p);
+    for (int64_t j = 0; j < plan_.tokens_of(p); ++j) {
+      for (int k = 0; k < K; ++k) {
+        c[(offset + j) * K + k] = converted[ct_base * s + plan_.SelectionSlot(j, k)];
+      }
+    }
+    ct_base += plan_.SelectionCiphertexts(plan_.tokens_of(p));
+  }
+  Shares totals = converted.Slice(ct_base * s, K);
+
+  // The owner's inputs: d_ik = n_m(k) - e_ik, then e_ik = [k = z_i].
+  std::vector<int> owners(2 * TK);
+  for (int p = 0; p < plan_.num_parties(); ++p) {
+    const size_t begin = static_cast<size_t>(plan_.token_offset(p)) * K;
+    const size_t end = begin + static_cast<size_t>(plan_.tokens_of(p)) * K;
+    std::fill(owners.begin() + begin, owners.begin() + end, p);
+    std::fill(owners.begin() + TK + begin, owners.begin() + TK + end, p);
+  }
+  crypto::FieldVector mine;
+  mine.reserve(2 * terms_.size() * K);
+  for (size_t j = 0; j < terms_.size(); ++j) {
+    for (int k = 0; k < K; ++k) {
+      const int e = topics_[j] == k ? 1 : 0;
+      mine.push_back(Fe(doc_topic_[static_cast<size_t>(doc_of_[j]) * K + k] - e));
+    }
+  }
+  for (size_t j = 0; j < terms_.size(); ++j) {
+    for (int k = 0; k < K; ++k) mine.push_back(Fe(topics_[j] == k ? 1 : 0));
+  }
+  ASSIGN_OR_RETURN(Shares inputs, engine.Input(owners, mine));
+  const Shares d = inputs.Slice(0, TK);
+  const Shares e = inputs.Slice(TK, TK);
+
+  // Normalisers Den0 = Q n_k + V B and Den1 = Q (n_k - 1 + [n_k = 0]) + V B.
+  const int64_t q = plan_.scale();
+  const int64_t vb = static_cast<int64_t>(plan_.num_terms()) * plan_.beta_scaled();
+  ASSIGN_OR_RETURN(Shares is_zero, crypto::Equal(engine, totals, Shares(K), plan_.value_bits()));
+  Shares den0 = crypto::AddConstant(totals * Fe(q), Fe(vb));
+  Shares den1 = crypto::AddConstant(den0 + is_zero * Fe(q), Fe(-q));
+  Shares dens = den0;
+  dens.Append(den1);
+  ASSIGN_OR_RETURN(Shares r, crypto::Reciprocal(engine, dens, plan_.reciprocal_bits(),
+                                                plan_.reciprocal_scale()));
+  const Shares r0 = r.Slice(0, K);
+  const Shares delta_r = r.Slice(K, K) - r0;
+
+  // X = Q c + B, Y = Q d + A; w = X Y (R0 + e (R1 - R0)).
+  Shares left = crypto::AddConstant(c * Fe(q), Fe(plan_.beta_scaled()));
+  left.Append(e);
+  Shares right = crypto::AddConstant(d * Fe(q), Fe(plan_.alpha_scaled()));
+  right.Append(BroadcastTopics(delta_r, T));
+  ASSIGN_OR_RETURN(Shares products, engine.Mul(left, right));
+  const Shares xy = products.Slice(0, TK);
+  const Shares reciprocal = BroadcastTopics(r0, T) + products.Slice(TK, TK);
+  return engine.Mul(xy, reciprocal);
+}
+
+absl::StatusOr<CountUpdate> LdaParty::ApplyDraw(const std::vector<std::optional<int>>& drawn,
+                                                int iteration) {
+  const int K = plan_.num_topics();
+  const size_t offset = static_cast<size_t>(plan_.token_offset(party_));
+  std::vector<int64_t> term_topic(static_cast<size_t>(plan_.num_terms()) * K, 0);
+  std::vector<int64_t> totals(K, 0);
+  for (size_t j = 0; j < terms_.size(); ++j) {
+    const std::optional<int>& z = drawn[offset + j];
+    if (!z.has_value() || *z < 0 || *z >= K) {
+      return absl::InternalError(absl::StrCat("party ", party_, ": no valid topic drawn for token ",
+                                              j));
+    }
+    const int old = topics_[j];
+    if (*z == old) continue;
+    const size_t row = static_cast<size_t>(terms_[j]) * K;
+    --term_topic[row + old];
+    ++term_topic[row + *z];
+    --totals[old];
+    ++totals[*z];
+    --doc_topic_[static_cast<size_t>(doc_of_[j]) * K + old];
+    ++doc_topic_[static_cast<size_t>(doc_of_[j]) * K + *z];
+    topics_[j] = *z;
+  }
+  if (terms_.empty()) {
+    CountUpdate empty;
+    empty.run_id = run_id_;
+    empty.iteration = iteration;
+    empty.party = party_;
+    return empty;
+  }
+  return EncryptCounts(term_topic, totals, iteration);
+}
+
+absl::StatusOr<CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& engine,
+                                                   const GlobalCounts& counts) {
+  const int iteration = iterations_done_ + 1;
+  RETURN_IF_ERROR(CheckCounts(counts, iteration));
+  if (engine.party_id() != party_ || engine.num_parties() != plan_.num_parties()) {
+    return absl::InvalidArgumentError(absl::StrCat("party ", party_, " was given the engine of party ",
+                                                   engine.party_id(), " of ",
+                                                   engine.num_parties()));
+  }
+  PartyPhaseTimes t;
+  Clock::time_point start = Clock::now();
+  ASSIGN_OR_RETURN(const std::vector<Ciphertext> mine, Select(counts));
+  t.selection = SecondsSince(start);
+
+  start = Clock::now();
+  ASSIGN_OR_RETURN(std::vector<Ciphertext> all, ExchangeSelections(engine, mine));
+  all.insert(all.end(), counts.totals.begin(), counts.totals.end());
+  t.exchange = SecondsSince(start);
+
+  start = Clock::now();
+  ASSIGN_OR_RETURN(Shares converted,
+                   converter_->Convert(engine, all, all.size() * plan_.layout().slots()));
+  t.conversion = SecondsSince(start);
+
+  start = Clock::now();
+  ASSIGN_OR_RETURN(Shares weights, Weights(engine, converted));
+  t.weights = SecondsSince(start);
+
+  start = Clock::now();
+  std::vector<int> token_owners(static_cast<size_t>(plan_.total_tokens()));
+  for (int p = 0; p < plan_.num_parties(); ++p) {
+    std::fill_n(token_owners.begin() + plan_.token_offset(p), plan_.tokens_of(p), p);
+  }
+  ASSIGN_OR_RETURN(std::vector<std::optional<int>> drawn,
+                   crypto::SecureDraw(engine, weights, token_owners, plan_.draw()));
+  t.draw = SecondsSince(start);
+
+  start = Clock::now();
+  ASSIGN_OR_RETURN(CountUpdate update, ApplyDraw(drawn, iteration));
+  t.update = SecondsSince(start);
+  times_ += t;
+  iterations_done_ = iteration;
+  return update;
+}
+
+absl::StatusOr<DecryptionShare> LdaParty::DecryptModel(const GlobalCounts& counts) const {
+  RETURN_IF_ERROR(CheckCounts(counts, iterations_done_ + 1));
+  std::vector<Ciphertext> all = counts.matrix;
+  all.insert(all.end(), counts.totals.begin(), counts.totals.end());
+  DecryptionShare share;
+  share.run_id = run_id_;
+  share.iteration = counts.iteration;
+  share.party = party_;
+  ASSIGN_OR_RETURN(share.partials, key_share_.PartialDecryptBatch(all, pool_));
+  return share;
+}
+
+std::vector<std::vector<int>> LdaParty::Assignments() const {
+  std::vector<std::vector<int>> out(doc_lengths_.size());
+  for (size_t j = 0; j < topics_.size(); ++j) out[doc_of_[j]].push_back(topics_[j]);
+  return out;
+}
+
+std::vector<std::vector<double>> LdaParty::DocumentTopicMixtures() const {
+  const int K = plan_.num_topics();
+  const double alpha = plan_.effective_alpha();
+  std::vector<std::vector<double>> theta(doc_lengths_.size(), std::vector<double>(K));
+  for (size_t m = 0; m < doc_lengths_.size(); ++m) {
+    const double denom = static_cast<double>(doc_lengths_[m]) + K * alpha;
+    for (int k = 0; k < K; ++k) theta[m][k] = (doc_topic_[m * K + k] + alpha) / denom;
+  }
+  return theta;
+}
+
+}  // namespace pplda::party

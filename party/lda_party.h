@@ -1,0 +1,137 @@
+// LdaParty: one compute party's role in the secure batched-Gibbs LDA
+// protocol (DESIGN.md section 4; docs/protocol.md gives every message and
+// the simulation argument). A party holds its documents (term ids over the
+// consortium's public vocabulary), the topics of its own tokens, its
+// document-topic counts n_m(k) (never sent anywhere), its threshold Paillier
+// key share, and runs the MPC steps with the other compute parties through
+// an MpcEngine. A party without documents is the data-less helper: it runs
+// the same code with no tokens.
+//
+// One iteration, RunIteration(engine, counts) (every party calls it with the
+// same GlobalCounts; rounds are identical at every party):
+//  1. Selection (owner-local, Paillier): for its tokens the party builds
+//     packed ciphertexts of c_ik = n_k(t_i) - [k = z_i] by shifting each
+//     token's term row into its slots (Horner with 2^(C W) powers), adds
+//     the packed -[k = z_i] correction and re-randomises.
+//  2. Exchange of the selection ciphertexts (one ExchangeWithAll round);
+//     CiphertextToShares converts every party's selections and the totals
+//     [n_k] into Shamir shares (2 rounds).
+//  3. Input round: the owner shares d_ik = n_m(k) - [k = z_i] and
+//     e_ik = [k = z_i] for its tokens.
+//  4. Normalisers: Equal(n_k, 0); Den0 = Q n_k + V B,
+//     Den1 = Q (n_k - 1 + [n_k = 0]) + V B; R = Reciprocal(Den, k, f).
+//  5. Weights: one Mul round for X Y and e (R1 - R0), one for
+//     w = X Y (R0 + e (R1 - R0)); SecureDraw reveals each token's topic to
+//     its owner only.
+//  6. The owner updates z and n_m(k) and returns a CountUpdate with its
+//     packed encrypted deltas of every term (data-less parties return an
+//     empty update).
+// Errors: InvalidArgument / FailedPrecondition for messages of the wrong run,
+// iteration or shape (naming the field); engine and crypto errors pass
+// through. After an error the run cannot continue (parties are out of step).
+// Thread-safety: one thread drives a party; the ThreadPool given at creation
+// may be shared by several parties (its calls are serialised).
+#ifndef PPLDA_PARTY_LDA_PARTY_H_
+#define PPLDA_PARTY_LDA_PARTY_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "base/thread_pool.h"
+#include "crypto/mpc_engine.h"
+#include "crypto/paillier_encryptor.h"
+#include "crypto/paillier_evaluator.h"
+#include "crypto/paillier_key_share.h"
+#include "crypto/share_conversion.h"
+#include "lda/vocabulary.h"
+#include "party/protocol_messages.h"
+#include "party/secure_lda_plan.h"
+
+namespace pplda::party {
+
+// Wall-clock seconds this party spent per phase (summed over iterations).
+struct PartyPhaseTimes {
+  double selection = 0;   // owner-side homomorphic selection and packing
+  double exchange = 0;    // sending / receiving selection ciphertexts
+  double conversion = 0;  // mask encryption, partial decryptions, combination
+  double weights = 0;     // input, normalisers, weight products (MPC rounds)
+  double draw = 0;        // secure draw
+  double update = 0;      // local count update and delta encryption
+  double Total() const { return selection + exchange + conversion + weights + draw + update; }
+  PartyPhaseTimes& operator+=(const PartyPhaseTimes& o);
+};
+
+class LdaParty {
+ public:
+  // `documents[m]` are term ids in [0, plan.num_terms()); `topics[m][i]` the
+  // initial topic of token i of document m, in [0, K). The party's token
+  // count must equal plan.tokens_of(party). The key share, encryptor and
+  // pool must outlive the party; pool may be null.
+  static absl::StatusOr<std::unique_ptr<LdaParty>> Create(
+      int party, std::string run_id, const SecureLdaPlan& plan,
+      std::vector<std::vector<lda::TermId>> documents, std::vector<std::vector<int>> topics,
+      const crypto::PaillierKeyShare& key_share, const crypto::PaillierEncryptor& encryptor,
+      ThreadPool* pool);
+
+  int party() const { return party_; }
+  const SecureLdaPlan& plan() const { return plan_; }
+  int64_t num_tokens() const { return static_cast<int64_t>(terms_.size()); }
+
+  // The packed encrypted initial counts (iteration 0).
+  absl::StatusOr<CountUpdate> InitialCounts() const;
+  // One iteration (steps above); returns this party's delta update.
+  absl::StatusOr<CountUpdate> RunIteration(crypto::MpcEngine& engine, const GlobalCounts& counts);
+  // Partial decryptions of the final counts, for publication.
+  absl::StatusOr<DecryptionShare> DecryptModel(const GlobalCounts& counts) const;
+
+  // Topics of this party's tokens, per document.
+  std::vector<std::vector<int>> Assignments() const;
+  // theta_m(k) = (n_m(k) + alpha) / (N_m + K alpha) for this party's
+  // documents (alpha the plan's effective alpha).
+  std::vector<std::vector<double>> DocumentTopicMixtures() const;
+  const PartyPhaseTimes& times() const { return times_; }
+
+ private:
+  LdaParty(int party, std::string run_id, const SecureLdaPlan& plan,
+           const crypto::PaillierKeyShare& key_share, const crypto::PaillierEncryptor& encryptor,
+           ThreadPool* pool);
+
+  absl::Status CheckCounts(const GlobalCounts& counts, int iteration) const;
+  absl::StatusOr<std::vector<crypto::Ciphertext>> Select(const GlobalCounts& counts) const;
+  absl::StatusOr<std::vector<crypto::Ciphertext>> ExchangeSelections(
+      crypto::MpcEngine& engine, const std::vector<crypto::Ciphertext>& mine) const;
+  // Shares of the weights of every token (global token order, token-major).
+  absl::StatusOr<crypto::Shares> Weights(crypto::MpcEngine& engine, const crypto::Shares& converted);
+  absl::StatusOr<CountUpdate> ApplyDraw(const std::vector<std::optional<int>>& drawn,
+                                        int iteration);
+  // Packed encryption of a V x K table of per-term values (term-major) and
+  // of K per-topic values.
+  absl::StatusOr<CountUpdate> EncryptCounts(const std::vector<int64_t>& term_topic,
+                                            const std::vector<int64_t>& totals,
+                                            int iteration) const;
+
+  int party_;
+  std::string run_id_;
+  SecureLdaPlan plan_;
+  const crypto::PaillierKeyShare& key_share_;
+  const crypto::PaillierEncryptor& encryptor_;
+  crypto::PaillierEvaluator evaluator_;
+  std::unique_ptr<crypto::CiphertextToShares> converter_;
+  ThreadPool* pool_;
+  // Flat token arrays (document-major): term, topic, document.
+  std::vector<lda::TermId> terms_;
+  std::vector<int> topics_;
+  std::vector<int32_t> doc_of_;
+  std::vector<int64_t> doc_lengths_;
+  std::vector<int32_t> doc_topic_;  // D x K: n_m(k)
+  int iterations_done_ = 0;
+  PartyPhaseTimes times_;
+};
+
+}  // namespace pplda::party
+
+#endif  // PPLDA_PARTY_LDA_PARTY_H_

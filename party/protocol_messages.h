@@ -1,0 +1,55 @@
+// The typed messages between the coordinator and the parties of a secure LDA
+// run (docs/protocol.md, "Messages"). The peer-to-peer MPC traffic goes over
+// the MpcEngine's PartyTransport; these are the only coordinator <-> party
+// messages, so a gRPC adapter maps each struct to one proto message.
+//
+//   CountUpdate      party -> coordinator: the party's packed encrypted
+//                    topic-term counts (iteration 0: its initial counts;
+//                    later: its deltas for EVERY term, so the coordinator
+//                    cannot tell which terms changed) and topic totals.
+//   GlobalCounts     coordinator -> every party: the encrypted global matrix
+//                    [n_k(t)] (SecureLdaPlan::MatrixCiphertexts()) and the
+//                    encrypted totals [n_k] at the start of `iteration`.
+//   DecryptionShare  party -> coordinator, at publication: the party's
+//                    partial decryptions of GlobalCounts' ciphertexts
+//                    (matrix first, then totals).
+// Every message carries the run id and the iteration; a receiver rejects a
+// message of another run or iteration with FailedPrecondition and one of the
+// wrong shape with InvalidArgument (naming the field and the sender).
+// Plain data; thread-safety of a value.
+#ifndef PPLDA_PARTY_PROTOCOL_MESSAGES_H_
+#define PPLDA_PARTY_PROTOCOL_MESSAGES_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "crypto/paillier_ciphertext.h"
+
+namespace pplda::party {
+
+struct CountUpdate {
+  std::string run_id;
+  int iteration = 0;  // 0: initial counts; i >= 1: deltas of iteration i
+  int party = 0;      // 0-based compute party id
+  std::vector<crypto::Ciphertext> matrix;
+  std::vector<crypto::Ciphertext> totals;
+};
+
+struct GlobalCounts {
+  std::string run_id;
+  int iteration = 0;  // counts at the start of iteration `iteration` (1-based)
+  std::vector<crypto::Ciphertext> matrix;
+  std::vector<crypto::Ciphertext> totals;
+};
+
+struct DecryptionShare {
+  std::string run_id;
+  int iteration = 0;
+  int party = 0;
+  crypto::PartialDecryptionBatch partials;
+};
+
+}  // namespace pplda::party
+
+#endif  // PPLDA_PARTY_PROTOCOL_MESSAGES_H_

@@ -1,0 +1,150 @@
+#include "party/secure_lda_plan.h"
+
+#include <bit>
+#include <cmath>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "crypto/reciprocal.h"
+
+namespace pplda::party {
+namespace {
+
+constexpr int kMaxScaleExponent = 6;  // Q <= 10^6
+constexpr int kReciprocalMargin = 21; // f = k + 21 (reciprocal.h)
+constexpr int kMaxFieldProductBits = 125;
+
+int BitWidth(int64_t v) { return static_cast<int>(std::bit_width(static_cast<uint64_t>(v))); }
+
+bool IsMultiple(double x, int64_t q) {
+  const double scaled = x * static_cast<double>(q);
+  return std::abs(scaled - std::round(scaled)) <= 1e-9 * scaled && std::round(scaled) >= 1;
+}
+
+absl::StatusOr<int64_t> ChooseScale(double alpha, double beta) {
+  if (!(alpha > 0) || !std::isfinite(alpha)) {
+    return absl::InvalidArgumentError(absl::StrCat("alpha must be finite and > 0, got ", alpha));
+  }
+  if (!(beta > 0) || !std::isfinite(beta)) {
+    return absl::InvalidArgumentError(absl::StrCat("beta must be finite and > 0, got ", beta));
+  }
+  int64_t q = 1;
+  for (int e = 0; e <= kMaxScaleExponent; ++e, q *= 10) {
+    if (IsMultiple(alpha, q) && IsMultiple(beta, q)) return q;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "alpha = ", alpha, " and beta = ", beta,
+      " must both be multiples of 10^-6 (the protocol computes on integers alpha Q, beta Q)"));
+}
+
+}  // namespace
+
+absl::StatusOr<SecureLdaPlan> SecureLdaPlan::Create(const SecureLdaOptions& options,
+                                                    int32_t num_terms,
+                                                    std::vector<int64_t> tokens_per_party,
+                                                    const crypto::PaillierPublicKey& key,
+                                                    const crypto::MpcConfig& config) {
+  if (options.num_topics < 1 || options.num_topics > 65535) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("num_topics must be in [1, 65535], got ", options.num_topics));
+  }
+  if (num_terms < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("the vocabulary is empty (V = ", num_terms, ")"));
+  }
+  const int n = static_cast<int>(tokens_per_party.size());
+  if (n != config.num_parties()) {
+    return absl::InvalidArgumentError(absl::StrCat("tokens_per_party has ", n,
+                                                   " entries but the MPC config has ",
+                                                   config.num_parties(), " parties"));
+  }
+  int64_t total = 0;
+  std::vector<int64_t> offsets;
+  for (int p = 0; p < n; ++p) {
+    if (tokens_per_party[p] < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("party ", p, " has a negative token count ", tokens_per_party[p]));
+    }
+    offsets.push_back(total);
+    total += tokens_per_party[p];
+  }
+  if (total < 1) return absl::InvalidArgumentError("no party holds any token (T = 0)");
+  ASSIGN_OR_RETURN(int64_t q, ChooseScale(options.alpha, options.beta));
+
+  const int value_bits = BitWidth(total);
+  crypto::PackingOptions packing;
+  packing.value_bits = value_bits;
+  packing.max_terms = 1;
+  packing.mask_parties = n;
+  packing.sigma = config.sigma();
+  packing.guard_bits = 0;
+  ASSIGN_OR_RETURN(crypto::PackingLayout layout, crypto::PackingLayout::Create(packing, key));
+
+  SecureLdaPlan plan(std::move(layout));
+  plan.options_ = options;
+  plan.num_terms_ = num_terms;
+  plan.tokens_per_party_ = std::move(tokens_per_party);
+  plan.token_offsets_ = std::move(offsets);
+  plan.total_tokens_ = total;
+  plan.scale_ = q;
+  plan.alpha_q_ = static_cast<int64_t>(std::llround(options.alpha * static_cast<double>(q)));
+  plan.beta_q_ = static_cast<int64_t>(std::llround(options.beta * static_cast<double>(q)));
+  plan.value_bits_ = value_bits;
+
+  const int k = BitWidth(q * total + static_cast<int64_t>(num_terms) * plan.beta_q_);
+  ASSIGN_OR_RETURN(int precision, crypto::ReciprocalPrecision(config));
+  if (k > precision) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "normaliser Q T + V B needs ", k, " bits but the reciprocal handles at most ", precision,
+        " (T = ", total, " tokens, Q = ", q, "): use fewer tokens or coarser alpha/beta"));
+  }
+  plan.reciprocal_bits_ = k;
+  plan.reciprocal_scale_ = k + kReciprocalMargin;
+  const int y_bits = BitWidth(q * total + options.num_topics * plan.alpha_q_);
+  const int xy_bits = BitWidth(q * total + std::max(plan.alpha_q_, plan.beta_q_)) * 2;
+  plan.draw_.num_topics = options.num_topics;
+  plan.draw_.weight_bits = plan.reciprocal_scale_ + y_bits + 1;
+  plan.draw_.method = options.draw_method;
+  plan.draw_.comparison = crypto::DrawComparison::kAuto;
+  if (xy_bits > kMaxFieldProductBits || plan.draw_.weight_bits > kMaxFieldProductBits) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "weights need ", plan.draw_.weight_bits, " bits (products ", xy_bits,
+        "), beyond the field's ", kMaxFieldProductBits, ": use fewer tokens"));
+  }
+  RETURN_IF_ERROR(crypto::PlanSecureDraw(config, plan.draw_).status());
+
+  const size_t s = plan.layout_.slots();
+  plan.chunks_ = static_cast<int>((options.num_topics + s - 1) / s);
+  plan.chunk_width_ = (options.num_topics + plan.chunks_ - 1) / plan.chunks_;
+  plan.items_per_ciphertext_ = s / static_cast<size_t>(plan.chunk_width_);
+  return plan;
+}
+
+int SecureLdaPlan::ChunkTopics(int h) const {
+  return std::min(chunk_width_, options_.num_topics - h * chunk_width_);
+}
+
+size_t SecureLdaPlan::SelectionCiphertexts(int64_t tokens) const {
+  const size_t items = static_cast<size_t>(tokens) * chunks_;
+  return (items + items_per_ciphertext_ - 1) / items_per_ciphertext_;
+}
+
+size_t SecureLdaPlan::SelectionSlot(int64_t token, int topic) const {
+  const int h = topic / chunk_width_;
+  const size_t item = static_cast<size_t>(token) * chunks_ + h;
+  const size_t ct = item / items_per_ciphertext_;
+  const size_t slot = (item % items_per_ciphertext_) * chunk_width_ + (topic - h * chunk_width_);
+  return ct * layout_.slots() + slot;
+}
+
+uint64_t SecureLdaPlan::PartialDecryptionsPerIteration() const {
+  uint64_t cts = TotalsCiphertexts();
+  for (int64_t t : tokens_per_party_) cts += SelectionCiphertexts(t);
+  return cts * static_cast<uint64_t>(num_parties());
+}
+
+uint64_t SecureLdaPlan::PartialDecryptionsForPublication() const {
+  return (MatrixCiphertexts() + TotalsCiphertexts()) * static_cast<uint64_t>(num_parties());
+}
+
+}  // namespace pplda::party

@@ -1,0 +1,124 @@
+// SecureLdaPlan: the public, validated parameters of one secure LDA run
+// (docs/protocol.md, "Public parameters"), derived identically by every
+// party and the coordinator from public inputs only: K, V, alpha, beta,
+// each party's token count, the Paillier modulus and the MPC config.
+//
+// Integer hyperparameters. The weights are computed on integers:
+//   Q = the smallest power of ten in [1, 10^6] with alpha Q and beta Q
+//       integers (|x Q - round(x Q)| <= 1e-9 x Q), A = alpha Q, B = beta Q,
+//   X_ik = Q c_ik + B,  Y_ik = Q d_ik + A,  Den_ik = Q (n_k - e_ik) + V B,
+// so that w_ik = X_ik Y_ik R_ik with R_ik ~ 2^f / Den_ik is exactly
+// proportional to (c + beta)(d + alpha) / (n_k - e + V beta) up to the
+// reciprocal's relative error 2^-20 (reciprocal.h). No truncation follows,
+// so every weight keeps that relative error and the drawn distribution is
+// within total variation 2^-20 (1 + 2^-19) + 2^-sigma of the exact one.
+//
+// Widths (T = total tokens over all parties, public):
+//   value_bits  = bit_width(T): every count and every c, d is in [0, T];
+//   packing     = PackingLayout{value_bits, max_terms 1, mask_parties n,
+//                 sigma, guard 0}: s slots of W bits;
+//   reciprocal  k = bit_width(Q T + V B) (Den < 2^k), f = k + 21;
+//   weight_bits = f + bit_width(Q T + K A) + 1: since X_k <= Den_k,
+//                 sum_k w_k <= (1 + 2^-20) 2^f sum_k Y_k
+//                           <= (1 + 2^-20) 2^f (Q T + K A) < 2^weight_bits.
+// Slot layout: topics are split into `chunks` = ceil(K / s) chunks of width
+// C = ceil(K / chunks); an item is one (term or token, chunk) pair of C
+// slots; items_per_ciphertext = floor(s / C).
+//   matrix ciphertext t * chunks + h: topics h C .. of term t at slots 0..;
+//   totals: K values packed contiguously (NumPlaintexts(K) ciphertexts);
+//   selection ciphertexts of a party: item j * chunks + h of its j-th token
+//   at ciphertext item / items_per_ciphertext, first slot
+//   (item % items_per_ciphertext) * C.
+// Errors (InvalidArgument naming the parameter): K < 1, V < 1, alpha or beta
+// not positive or not a multiple of 10^-6, fewer than 3 parties, no tokens,
+// a reciprocal or weight width beyond the field budget, a draw the crypto
+// layer rejects.
+// Immutable; thread-safe.
+#ifndef PPLDA_PARTY_SECURE_LDA_PLAN_H_
+#define PPLDA_PARTY_SECURE_LDA_PLAN_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "crypto/mpc_config.h"
+#include "crypto/packing.h"
+#include "crypto/paillier_public_key.h"
+#include "crypto/secure_draw.h"
+
+namespace pplda::party {
+
+struct SecureLdaOptions {
+  int num_topics = 20;
+  double alpha = 0.1;
+  double beta = 0.01;
+  crypto::DrawMethod draw_method = crypto::DrawMethod::kBinarySearch;
+};
+
+class SecureLdaPlan {
+ public:
+  static absl::StatusOr<SecureLdaPlan> Create(const SecureLdaOptions& options, int32_t num_terms,
+                                              std::vector<int64_t> tokens_per_party,
+                                              const crypto::PaillierPublicKey& key,
+                                              const crypto::MpcConfig& config);
+
+  const SecureLdaOptions& options() const { return options_; }
+  int num_topics() const { return options_.num_topics; }
+  int32_t num_terms() const { return num_terms_; }
+  int num_parties() const { return static_cast<int>(tokens_per_party_.size()); }
+  int64_t tokens_of(int party) const { return tokens_per_party_[party]; }
+  int64_t total_tokens() const { return total_tokens_; }
+  // Index of party p's first token in the global token order (party-major).
+  int64_t token_offset(int party) const { return token_offsets_[party]; }
+
+  int64_t scale() const { return scale_; }            // Q
+  int64_t alpha_scaled() const { return alpha_q_; }   // A
+  int64_t beta_scaled() const { return beta_q_; }     // B
+  double effective_alpha() const { return static_cast<double>(alpha_q_) / scale_; }
+  double effective_beta() const { return static_cast<double>(beta_q_) / scale_; }
+
+  int value_bits() const { return value_bits_; }
+  const crypto::PackingLayout& layout() const { return layout_; }
+  int reciprocal_bits() const { return reciprocal_bits_; }    // k
+  int reciprocal_scale() const { return reciprocal_scale_; }  // f
+  const crypto::SecureDrawOptions& draw() const { return draw_; }
+
+  int chunks() const { return chunks_; }
+  int chunk_width() const { return chunk_width_; }  // C
+  // Topics in chunk h: min(C, K - h C).
+  int ChunkTopics(int h) const;
+  size_t items_per_ciphertext() const { return items_per_ciphertext_; }
+
+  size_t MatrixCiphertexts() const { return static_cast<size_t>(num_terms_) * chunks_; }
+  size_t TotalsCiphertexts() const { return layout_.NumPlaintexts(options_.num_topics); }
+  // Selection ciphertexts for `tokens` tokens.
+  size_t SelectionCiphertexts(int64_t tokens) const;
+  // Ciphertext and slot of (local token j, topic k) in a party's selection.
+  size_t SelectionSlot(int64_t token, int topic) const;  // ct * slots + slot
+
+  // Partial decryptions per iteration (all parties; the conversion has
+  // every party decrypt every masked ciphertext) and for publication.
+  uint64_t PartialDecryptionsPerIteration() const;
+  uint64_t PartialDecryptionsForPublication() const;
+
+ private:
+  SecureLdaPlan(crypto::PackingLayout layout) : layout_(std::move(layout)) {}
+
+  SecureLdaOptions options_;
+  int32_t num_terms_ = 0;
+  std::vector<int64_t> tokens_per_party_;
+  std::vector<int64_t> token_offsets_;
+  int64_t total_tokens_ = 0;
+  int64_t scale_ = 1, alpha_q_ = 0, beta_q_ = 0;
+  int value_bits_ = 0;
+  crypto::PackingLayout layout_;
+  int reciprocal_bits_ = 0, reciprocal_scale_ = 0;
+  crypto::SecureDrawOptions draw_;
+  int chunks_ = 1, chunk_width_ = 1;
+  size_t items_per_ciphertext_ = 1;
+};
+
+}  // namespace pplda::party
+
+#endif  // PPLDA_PARTY_SECURE_LDA_PLAN_H_
