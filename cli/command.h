@@ -27,6 +27,7 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
 void AddEvaluateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
 void AddTopicsCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
 void AddAuditCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
+void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
 
 }  // namespace pplda::cli
 

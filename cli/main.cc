@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   AddEvaluateCommand(app, globals, &run);
   AddTopicsCommand(app, globals, &run);
   AddAuditCommand(app, globals, &run);
+  AddSimulateCommand(app, globals, &run);
   // Options may follow the subcommand (pplda train --quiet ...): allow both.
   for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();
 

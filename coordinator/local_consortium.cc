@@ -165,8 +165,10 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
 
   start = Clock::now();
   ASSIGN_OR_RETURN(party::GlobalCounts final_counts, coordinator->Counts());
-  std::vector<party::DecryptionShare> shares(n);
-  for (int p = 0; p < n; ++p) {
+  // The Paillier threshold's worth of parties decrypt (the lowest ids).
+  const int decryptors = key.public_key->threshold();
+  std::vector<party::DecryptionShare> shares(decryptors);
+  for (int p = 0; p < decryptors; ++p) {
     ASSIGN_OR_RETURN(shares[p], roles.parties[p]->DecryptModel(final_counts));
   }
   ASSIGN_OR_RETURN(result.model, coordinator->Publish(shares, vocabulary));
@@ -183,7 +185,7 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
   stats.rounds = net.rounds;
   for (const crypto::PartyTraffic& traffic : net.parties) stats.bytes_sent.push_back(traffic.bytes_sent);
   stats.partial_decryptions = plan.PartialDecryptionsPerIteration() * options.iterations +
-                              plan.PartialDecryptionsForPublication();
+                              plan.PartialDecryptionsForPublication(decryptors);
   result.num_parties = n;
   result.threshold = t;
   return result;

@@ -143,8 +143,8 @@ uint64_t SecureLdaPlan::PartialDecryptionsPerIteration() const {
   return cts * static_cast<uint64_t>(num_parties());
 }
 
-uint64_t SecureLdaPlan::PartialDecryptionsForPublication() const {
-  return (MatrixCiphertexts() + TotalsCiphertexts()) * static_cast<uint64_t>(num_parties());
+uint64_t SecureLdaPlan::PartialDecryptionsForPublication(int decryptors) const {
+  return (MatrixCiphertexts() + TotalsCiphertexts()) * static_cast<uint64_t>(decryptors);
 }
 
 }  // namespace pplda::party

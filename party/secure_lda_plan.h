@@ -98,9 +98,10 @@ class SecureLdaPlan {
   size_t SelectionSlot(int64_t token, int topic) const;  // ct * slots + slot
 
   // Partial decryptions per iteration (all parties; the conversion has
-  // every party decrypt every masked ciphertext) and for publication.
+  // every party decrypt every masked ciphertext), and for publication when
+  // `decryptors` parties (the Paillier threshold) decrypt the final counts.
   uint64_t PartialDecryptionsPerIteration() const;
-  uint64_t PartialDecryptionsForPublication() const;
+  uint64_t PartialDecryptionsForPublication(int decryptors) const;
 
  private:
   SecureLdaPlan(crypto::PackingLayout layout) : layout_(std::move(layout)) {}

@@ -1,0 +1,325 @@
+// `pplda simulate`: the whole secure protocol in one process (every party a
+// thread, the coordinator on the main thread, a simulated network between
+// them; coordinator/local_consortium.h) on real corpora, one folder or file
+// per party. Writes the published model in the same JSON as `pplda train`,
+// with the leakage statement and the dealer-mode label in its metadata.
+//
+// Vocabulary: --vocabulary FILE (one term per line, the consortium's public
+// list), or, as a SIMULATION CONVENIENCE, the vocabulary built from the
+// union of all parties' documents (a real consortium must agree on a public
+// vocabulary or select one with DP; building it from the union would reveal
+// every party's terms).
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include "absl/strings/str_format.h"
+#include "base/status_macros.h"
+#include "cli/command.h"
+#include "cli/input_flags.h"
+#include "cli/model_metadata.h"
+#include "coordinator/local_consortium.h"
+#include "crypto/paillier_dealer.h"
+#include "crypto/secure_rng.h"
+#include "lda/model_file.h"
+#include "lda/preprocessor.h"
+#include "spdlog/spdlog.h"
+
+namespace pplda::cli {
+namespace {
+
+struct SimulateFlags {
+  InputFlags input;
+  std::vector<std::string> parties;  // NAME=PATH
+  std::string vocabulary_path;
+  party::SecureLdaOptions lda;
+  int iterations = 50;
+  int key_bits = 2048;
+  uint64_t seed = 1;
+  int threads = 0;
+  std::string draw = "binary";
+  std::string out = "model.json";
+  std::string mixtures_dir;
+};
+
+struct NamedPath {
+  std::string name;
+  std::string path;
+};
+
+absl::StatusOr<std::vector<NamedPath>> ParseParties(const std::vector<std::string>& specs) {
+  std::vector<NamedPath> out;
+  for (const std::string& s : specs) {
+    const size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == s.size()) {
+      return absl::InvalidArgumentError("--party '" + s + "' must be NAME=PATH");
+    }
+    NamedPath p{s.substr(0, eq), s.substr(eq + 1)};
+    for (const NamedPath& q : out) {
+      if (q.name == p.name) return absl::InvalidArgumentError("--party name '" + p.name + "' is given twice");
+    }
+    out.push_back(std::move(p));
+  }
+  if (out.size() < 2) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "a consortium needs at least 2 parties (--party NAME=PATH, given %d)", out.size()));
+  }
+  return out;
+}
+
+absl::StatusOr<lda::Vocabulary> ReadVocabularyFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError("cannot read vocabulary file " + path);
+  std::vector<std::string> terms;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) terms.push_back(line);
+  }
+  absl::StatusOr<lda::Vocabulary> v = lda::Vocabulary::FromTerms(std::move(terms));
+  if (!v.ok()) return absl::InvalidArgumentError(path + ": " + std::string(v.status().message()));
+  if (v->empty()) return absl::InvalidArgumentError(path + ": the vocabulary is empty");
+  return v;
+}
+
+struct PartyCorpora {
+  lda::Vocabulary vocabulary;
+  std::vector<lda::Corpus> corpora;
+  nlohmann::json info = nlohmann::json::object();
+};
+
+absl::StatusOr<PartyCorpora> LoadParties(const SimulateFlags& f,
+                                         const std::vector<NamedPath>& parties, bool quiet) {
+  std::vector<lda::RawCorpus> raws;
+  for (const NamedPath& p : parties) {
+    InputFlags in = f.input;
+    in.input = p.path;
+    ASSIGN_OR_RETURN(lda::RawCorpus raw, ReadInput(in, quiet));
+    raws.push_back(std::move(raw));
+  }
+  const lda::PreprocessOptions pre = PreprocessOptionsFrom(f.input);
+  PartyCorpora out;
+  if (!f.vocabulary_path.empty()) {
+    ASSIGN_OR_RETURN(out.vocabulary, ReadVocabularyFile(f.vocabulary_path));
+    out.info["vocabulary"] = {{"source", "file"}, {"path", f.vocabulary_path}};
+  } else {
+    lda::RawCorpus all;
+    for (const lda::RawCorpus& r : raws) {
+      all.documents.insert(all.documents.end(), r.documents.begin(), r.documents.end());
+    }
+    lda::PreprocessReport report;
+    ASSIGN_OR_RETURN(lda::Corpus union_corpus, lda::BuildCorpus(all, pre, &report));
+    out.vocabulary = std::move(union_corpus.vocabulary);
+    out.info["vocabulary"] = {
+        {"source", "union of all parties' documents (simulation convenience: a real "
+                   "consortium uses a public or DP-selected vocabulary)"},
+        {"preprocessing", PreprocessingInfo(f.input, report)}};
+  }
+  nlohmann::json per_party = nlohmann::json::array();
+  for (size_t i = 0; i < raws.size(); ++i) {
+    lda::PreprocessReport report;
+    ASSIGN_OR_RETURN(lda::Corpus c, lda::MapToVocabulary(raws[i], out.vocabulary, pre, &report));
+    per_party.push_back({{"name", parties[i].name},
+                         {"input", parties[i].path},
+                         {"documents", c.num_documents()},
+                         {"tokens", c.num_tokens()}});
+    if (c.num_tokens() == 0) {
+      return absl::InvalidArgumentError("party " + parties[i].name + " (" + parties[i].path +
+                                        ") has no tokens over the shared vocabulary");
+    }
+    out.corpora.push_back(std::move(c));
+  }
+  out.info["parties"] = per_party;
+  out.info["vocabulary_size"] = out.vocabulary.size();
+  return out;
+}
+
+std::string PhaseLine(const party::PartyPhaseTimes& t) {
+  return absl::StrFormat("select %.2fs exch %.2fs conv %.2fs weights %.2fs draw %.2fs update %.2fs",
+                         t.selection, t.exchange, t.conversion, t.weights, t.draw, t.update);
+}
+
+absl::Status WritePartyMixtures(const std::string& dir, const std::string& name,
+                                const lda::Corpus& corpus,
+                                const std::vector<std::vector<double>>& theta) {
+  const std::string path = dir + "/" + name + ".csv";
+  std::ofstream out(path);
+  if (!out) return absl::NotFoundError("cannot write topic mixtures to " + path);
+  out << "document";
+  for (size_t k = 0; k < (theta.empty() ? 0 : theta[0].size()); ++k) out << ",topic_" << k;
+  out << "\n";
+  for (size_t m = 0; m < theta.size(); ++m) {
+    out << CsvField(corpus.documents[m].name);
+    for (double p : theta[m]) out << absl::StrFormat(",%.6g", p);
+    out << "\n";
+  }
+  if (!out) return absl::DataLossError("error while writing " + path);
+  return absl::OkStatus();
+}
+
+nlohmann::json PrivacyStatement(const coordinator::LocalConsortiumResult& r, int key_bits) {
+  return {{"setting", "secure multi-party simulation (all parties in one process)"},
+          {"key", "dealer-mode key: one process dealt every key share and could decrypt "
+                  "everything; for trying the protocol only"},
+          {"leakage",
+           "Revealed: each party's total token count; the public parameters (K, vocabulary, "
+           "alpha, beta, iterations); the published topic-term counts; to each party, the "
+           "topics of its own tokens. Not revealed: documents, per-document or per-party "
+           "counts, sampling weights, intermediate global counts, other parties' topics "
+           "(docs/protocol.md)."},
+          {"compute_parties", r.num_parties},
+          {"mpc_threshold", r.threshold},
+          {"paillier_modulus_bits", key_bits},
+          {"differential_privacy", nullptr},
+          {"epsilon", nullptr},
+          {"delta", nullptr}};
+}
+
+absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
+  if (!f.input.input.empty()) {
+    return absl::InvalidArgumentError("simulate reads one input per party: use --party NAME=PATH, "
+                                      "not --input");
+  }
+  ASSIGN_OR_RETURN(std::vector<NamedPath> named, ParseParties(f.parties));
+  ASSIGN_OR_RETURN(PartyCorpora data, LoadParties(f, named, g.quiet));
+  std::vector<coordinator::ConsortiumParty> parties;
+  for (size_t i = 0; i < named.size(); ++i) {
+    coordinator::ConsortiumParty p;
+    p.name = named[i].name;
+    for (const lda::Document& d : data.corpora[i].documents) p.documents.push_back(d.tokens);
+    parties.push_back(std::move(p));
+  }
+  const int n = parties.size() == 2 ? 3 : static_cast<int>(parties.size());
+  crypto::SodiumRng os_rng;
+  crypto::DealerOptions dealer;
+  dealer.modulus_bits = static_cast<size_t>(f.key_bits);
+  dealer.num_parties = n;
+  dealer.threshold = (n - 1) / 2 + 1;
+  if (!g.quiet) {
+    spdlog::info("dealing a {}-bit threshold Paillier key to {} compute parties (DEALER MODE: "
+                 "for simulation only)", f.key_bits, n);
+  }
+  auto key_start = std::chrono::steady_clock::now();
+  ASSIGN_OR_RETURN(crypto::DealtKey key, crypto::DealThresholdKey(dealer, os_rng));
+  const double key_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - key_start).count();
+
+  coordinator::LocalConsortiumOptions options;
+  options.lda = f.lda;
+  options.lda.draw_method =
+      f.draw == "tree" ? crypto::DrawMethod::kParallelTree : crypto::DrawMethod::kBinarySearch;
+  options.iterations = f.iterations;
+  options.seed = f.seed;
+  options.threads = f.threads;
+  ProgressReporter progress("simulate", f.iterations, "iterations", g.progress_mode());
+  options.on_step = [&](const coordinator::IterationReport& r) {
+    if (r.iteration == 0 && !g.quiet) spdlog::info("initial counts encrypted and folded in {:.2f} s", r.seconds);
+    if (r.iteration > 0) {
+      progress.Update(r.iteration, absl::StrFormat("%.2f s/it (%s, fold %.2fs)", r.seconds,
+                                                   PhaseLine(r.phases), r.aggregation));
+    }
+  };
+  auto factory = [](int) -> std::unique_ptr<crypto::SecureRng> {
+    return std::make_unique<crypto::SodiumRng>();
+  };
+  if (!g.quiet) {
+    int64_t tokens = 0;
+    for (const lda::Corpus& c : data.corpora) tokens += c.num_tokens();
+    spdlog::info("simulating {} parties{}: {} tokens, V = {}, K = {}, {} iterations", named.size(),
+                 named.size() == 2 ? " + a data-less helper" : "", tokens, data.vocabulary.size(),
+                 f.lda.num_topics, f.iterations);
+  }
+  ASSIGN_OR_RETURN(coordinator::LocalConsortiumResult result,
+                   coordinator::RunLocalConsortium(std::move(parties), data.vocabulary, key,
+                                                   factory, options));
+  progress.Finish(PhaseLine(result.stats.phases));
+
+  const coordinator::ConsortiumStats& s = result.stats;
+  nlohmann::json bytes = nlohmann::json::array();
+  for (uint64_t b : s.bytes_sent) bytes.push_back(b);
+  nlohmann::json training = {
+      {"mode", "secure (simulated consortium)"},
+      {"sampler", "batched (secure protocol)"},
+      {"iterations", f.iterations},
+      {"seed", f.seed},
+      {"threads", f.threads},
+      {"alpha_effective", result.model.alpha},
+      {"beta_effective", result.model.beta},
+      {"key_dealing_seconds", key_seconds},
+      {"init_seconds", s.init_seconds},
+      {"iteration_seconds", s.iteration_seconds},
+      {"publication_seconds", s.publication_seconds},
+      {"phase_seconds_party0",
+       {{"selection", s.phases.selection}, {"exchange", s.phases.exchange},
+        {"conversion", s.phases.conversion}, {"weights", s.phases.weights},
+        {"draw", s.phases.draw}, {"update", s.phases.update}}},
+      {"partial_decryptions", s.partial_decryptions},
+      {"mpc_rounds", s.rounds},
+      {"mpc_bytes_sent_per_party", bytes},
+      {"coordinator_bytes", s.coordinator_bytes}};
+  AddStandardMetadata(&result.model.metadata, training, data.info);
+  result.model.metadata["privacy"] = PrivacyStatement(result, f.key_bits);
+  RETURN_IF_ERROR(lda::WriteModelFile(result.model, f.out));
+  if (!f.mixtures_dir.empty()) {
+    for (size_t i = 0; i < named.size(); ++i) {
+      RETURN_IF_ERROR(WritePartyMixtures(f.mixtures_dir, named[i].name, data.corpora[i],
+                                         result.mixtures[i]));
+    }
+  }
+  std::printf("secure run: %d iterations in %.1f s (%.2f s/iteration), %llu partial decryptions, "
+              "%llu MPC rounds; model written to %s\n",
+              f.iterations, s.iteration_seconds,
+              f.iterations > 0 ? s.iteration_seconds / f.iterations : 0.0,
+              static_cast<unsigned long long>(s.partial_decryptions),
+              static_cast<unsigned long long>(s.rounds), f.out.c_str());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) {
+  auto flags = std::make_shared<SimulateFlags>();
+  CLI::App* app = root.add_subcommand(
+      "simulate", "Run the secure multi-party protocol in one process (dealer-mode key)");
+  AddInputFlags(app, &flags->input, /*input_required=*/false);
+  app->add_option("--party", flags->parties,
+                  "NAME=PATH: one party's documents (repeat; 2 parties get a data-less helper)")
+      ->required();
+  app->add_option("--vocabulary", flags->vocabulary_path,
+                  "Public vocabulary file (one term per line); default: the union of all "
+                  "parties' documents (simulation convenience)");
+  app->add_option("--topics,-k", flags->lda.num_topics, "Number of topics K")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65535));
+  app->add_option("--iterations,-n", flags->iterations, "Gibbs iterations")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000000));
+  app->add_option("--alpha", flags->lda.alpha, "Document-topic prior (a multiple of 1e-6)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app->add_option("--beta", flags->lda.beta, "Topic-term prior (a multiple of 1e-6)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app->add_option("--key-bits", flags->key_bits,
+                  "Paillier modulus bits (2048 default; 1024 only to compare with the literature)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({1024, 2048, 3072, 4096}));
+  app->add_option("--draw", flags->draw, "Secure draw: binary (binary search) or tree")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"binary", "tree"}));
+  app->add_option("--seed", flags->seed, "Seed of the initial topics (the protocol's own "
+                                         "randomness comes from the OS generator)")
+      ->capture_default_str();
+  app->add_option("--threads", flags->threads, "Worker threads shared by all roles (0 = all cores)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1024));
+  app->add_option("--out,-o", flags->out, "Model file to write (JSON)")->capture_default_str();
+  app->add_option("--mixtures-dir", flags->mixtures_dir,
+                  "Write each party's document topic mixtures to DIR/NAME.csv");
+  app->callback([flags, &globals, run] {
+    *run = [flags, &globals] { return RunSimulate(*flags, globals); };
+  });
+}
+
+}  // namespace pplda::cli

@@ -1,0 +1,111 @@
+// Benchmark of the whole secure LDA protocol (coordinator/local_consortium.h)
+// at the reference paper's scale: 3 parties, the deterministic SOTU slice of
+// tests/protocol/protocol_test_util.h (50 sentence windows per era party,
+// default preprocessing with min_df = 1, each window capped at 20 tokens:
+// 150 documents, 3,000 tokens), K = 5, 1024- and 2048-bit fixed test keys.
+// Case arguments: modulus bits / K / documents per party (100 doubles the
+// tokens). Each case runs `kIterations` secure iterations once (set-up,
+// initial encryption and publication are outside the per-iteration figure).
+//
+// Counters: s_per_iteration; phase seconds per iteration (party 0:
+// selection, exchange, conversion, weights, draw, update; coordinator fold);
+// partial_decryptions and mpc_rounds per iteration; MB sent per party per
+// iteration (busiest party, MPC traffic); powm_ms = one mpz_powm mod N^2
+// with a 2|N| + 64-bit exponent measured in the same run; and
+// exp_bound_ratio = s_per_iteration / (partial decryptions per iteration x
+// powm): the distance from the exponentiation bound.
+// Run: build-<dir>/tests/bench/bench_secure_lda --benchmark_counters_tabular=true
+#include <benchmark/benchmark.h>
+#include <gmpxx.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "coordinator/local_consortium.h"
+#include "crypto/paillier_testing.h"
+#include "tests/protocol/protocol_test_util.h"
+
+namespace pplda {
+namespace {
+
+constexpr int kIterations = 2;
+
+double PowmSeconds(const crypto::DealtKey& key) {
+  const mpz_class& n2 = key.public_key->paillier().n_squared();
+  crypto::SeededRng rng(99);
+  const mpz_class base = rng.UniformBelow(n2);
+  const mpz_class e = rng.RandomBits(2 * key.public_key->paillier().modulus_bits() + 64);
+  mpz_class out;
+  const int reps = 20;
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < reps; ++i) {
+    mpz_powm(out.get_mpz_t(), base.get_mpz_t(), e.get_mpz_t(), n2.get_mpz_t());
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / reps;
+}
+
+void BM_SecureLda(benchmark::State& state) {
+  const size_t bits = static_cast<size_t>(state.range(0));
+  const int K = static_cast<int>(state.range(1));
+  const int docs = static_cast<int>(state.range(2));
+  auto slice = protocol_testing::SotuSlice(docs, 20, 0);
+  auto key = crypto::MakeTestKey(bits, crypto::SharingScheme::kShamir, 3, 2, 5);
+  if (!slice.ok() || !key.ok()) {
+    state.SkipWithError("set-up failed");
+    return;
+  }
+  coordinator::LocalConsortiumOptions options;
+  options.lda.num_topics = K;
+  options.iterations = kIterations;
+  options.threads = 0;
+  coordinator::LocalConsortiumResult result;
+  for (auto _ : state) {
+    auto r = coordinator::RunLocalConsortium(
+        protocol_testing::SplitParties(slice->train, slice->docs_per_party),
+        slice->train.vocabulary, *key, protocol_testing::SeededRngs(3), options);
+    if (!r.ok()) {
+      state.SkipWithError(std::string(r.status().message()).c_str());
+      return;
+    }
+    result = *std::move(r);
+  }
+  const coordinator::ConsortiumStats& s = result.stats;
+  const double it = kIterations;
+  const double per_it = s.iteration_seconds / it;
+  const uint64_t publication =
+      (static_cast<uint64_t>(slice->train.vocabulary.size()) * ((K + 17) / 18) + 1) * 2;
+  const double pdec = static_cast<double>(s.partial_decryptions - publication) / it;
+  const double powm = PowmSeconds(*key);
+  state.counters["tokens"] = static_cast<double>(slice->train.num_tokens());
+  state.counters["V"] = slice->train.vocabulary.size();
+  state.counters["s_per_iteration"] = per_it;
+  state.counters["selection"] = s.phases.selection / it;
+  state.counters["exchange"] = s.phases.exchange / it;
+  state.counters["conversion"] = s.phases.conversion / it;
+  state.counters["weights"] = s.phases.weights / it;
+  state.counters["draw"] = s.phases.draw / it;
+  state.counters["update"] = s.phases.update / it;
+  state.counters["fold"] = s.aggregation_seconds / it;
+  state.counters["partial_decryptions"] = pdec;
+  state.counters["mpc_rounds"] = static_cast<double>(s.rounds) / it;
+  state.counters["MB_per_party"] =
+      static_cast<double>(*std::max_element(s.bytes_sent.begin(), s.bytes_sent.end())) / it / 1e6;
+  state.counters["powm_ms"] = powm * 1e3;
+  state.counters["exp_bound_ratio"] = per_it / (pdec * powm);
+}
+
+BENCHMARK(BM_SecureLda)
+    ->ArgNames({"bits", "K", "docs"})
+    ->Args({1024, 5, 50})
+    ->Args({2048, 5, 50})
+    ->Args({1024, 10, 50})
+    ->Args({1024, 5, 100})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime();
+
+}  // namespace
+}  // namespace pplda
+
+BENCHMARK_MAIN();
