@@ -1,0 +1,167 @@
+// Exact values of the public plan (hand-computed), the party's and the
+// coordinator's checks of bad input (status code and message), and the
+// packed layout round trip through encryption and publication.
+#include "coordinator/lda_coordinator.h"
+#include "crypto/paillier_encryptor.h"
+#include "crypto/paillier_testing.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "party/lda_party.h"
+#include "party/secure_lda_plan.h"
+
+namespace pplda {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Fixture {
+  crypto::DealtKey key;
+  crypto::MpcConfig config;
+};
+
+Fixture Make(int n = 3) {
+  auto key = crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, n, (n - 1) / 2 + 1, 3);
+  auto config = crypto::MpcConfig::Create(n, (n - 1) / 2);
+  return Fixture{*std::move(key), *config};
+}
+
+absl::StatusOr<party::SecureLdaPlan> Plan(const Fixture& f, int K, int32_t V,
+                                          std::vector<int64_t> tokens, double alpha = 0.1,
+                                          double beta = 0.01) {
+  party::SecureLdaOptions o;
+  o.num_topics = K;
+  o.alpha = alpha;
+  o.beta = beta;
+  return party::SecureLdaPlan::Create(o, V, std::move(tokens), f.key.public_key->paillier(),
+                                      f.config);
+}
+
+TEST(SecureLdaPlanTest, HandComputedWidthsAndSlots) {
+  Fixture f = Make();
+  auto plan = Plan(f, 5, 1500, {1000, 1000, 1000});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->scale(), 100);
+  EXPECT_EQ(plan->alpha_scaled(), 10);
+  EXPECT_EQ(plan->beta_scaled(), 1);
+  EXPECT_EQ(plan->value_bits(), 12);              // 3000 < 4096
+  EXPECT_EQ(plan->layout().slot_bits(), 55);      // 12 + 1 + 40 + 2
+  EXPECT_EQ(plan->layout().slots(), 18u);         // floor(1022 / 55)
+  EXPECT_EQ(plan->chunks(), 1);
+  EXPECT_EQ(plan->chunk_width(), 5);
+  EXPECT_EQ(plan->items_per_ciphertext(), 3u);
+  EXPECT_EQ(plan->reciprocal_bits(), 19);         // 301500 < 2^19
+  EXPECT_EQ(plan->reciprocal_scale(), 40);
+  EXPECT_EQ(plan->draw().weight_bits, 60);        // 40 + bit_width(300050) + 1
+  EXPECT_EQ(plan->SelectionSlot(1, 2), 7u);       // token 1: slots 5..9
+  EXPECT_EQ(plan->SelectionSlot(3, 0), 18u);      // token 3: ciphertext 1
+  EXPECT_EQ(plan->SelectionCiphertexts(1000), 334u);
+  EXPECT_EQ(plan->token_offset(2), 2000);
+  EXPECT_EQ(plan->PartialDecryptionsPerIteration(), (3 * 334u + 1) * 3);
+  EXPECT_EQ(plan->PartialDecryptionsForPublication(2), (1500u + 1) * 2);
+}
+
+TEST(SecureLdaPlanTest, TopicsWiderThanACiphertextAreChunked) {
+  Fixture f = Make();
+  auto plan = Plan(f, 20, 30, {2000, 2000, 0});  // 18 slots of 55 bits
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->chunks(), 2);
+  EXPECT_EQ(plan->chunk_width(), 10);
+  EXPECT_EQ(plan->ChunkTopics(1), 10);
+  EXPECT_EQ(plan->items_per_ciphertext(), 1u);
+  EXPECT_EQ(plan->SelectionSlot(0, 13), plan->layout().slots() + 3);
+  EXPECT_EQ(plan->MatrixCiphertexts(), 60u);
+  EXPECT_EQ(plan->TotalsCiphertexts(), 2u);
+}
+
+TEST(SecureLdaPlanTest, RejectsBadParameters) {
+  Fixture f = Make();
+  auto bad_alpha = Plan(f, 5, 10, {1, 1, 1}, 0.1234567);
+  EXPECT_EQ(bad_alpha.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(bad_alpha.status().message(), HasSubstr("alpha"));
+  auto bad_k = Plan(f, 0, 10, {1, 1, 1});
+  EXPECT_EQ(bad_k.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(bad_k.status().message(), HasSubstr("num_topics"));
+  auto no_tokens = Plan(f, 5, 10, {0, 0, 0});
+  EXPECT_EQ(no_tokens.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(no_tokens.status().message(), HasSubstr("T = 0"));
+  auto wrong_parties = Plan(f, 5, 10, {1, 1});
+  EXPECT_EQ(wrong_parties.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(wrong_parties.status().message(), HasSubstr("tokens_per_party"));
+  auto no_terms = Plan(f, 5, 0, {1, 1, 1});
+  EXPECT_THAT(no_terms.status().message(), HasSubstr("vocabulary is empty"));
+}
+
+TEST(LdaPartyTest, RejectsBadDocuments) {
+  Fixture f = Make();
+  auto plan = Plan(f, 3, 4, {2, 1, 1});
+  ASSERT_TRUE(plan.ok());
+  crypto::SeededRng rng(1);
+  auto enc = crypto::PaillierEncryptor::Create(f.key.public_key->paillier(), rng);
+  ASSERT_TRUE(enc.ok());
+  auto bad_term = party::LdaParty::Create(0, "r", *plan, {{0, 7}}, {{0, 0}}, f.key.shares[0],
+                                          **enc, nullptr);
+  EXPECT_EQ(bad_term.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(bad_term.status().message(), HasSubstr("term id 7"));
+  auto bad_topic = party::LdaParty::Create(0, "r", *plan, {{0, 1}}, {{0, 3}}, f.key.shares[0],
+                                           **enc, nullptr);
+  EXPECT_THAT(bad_topic.status().message(), HasSubstr("topic 3"));
+  auto wrong_count = party::LdaParty::Create(0, "r", *plan, {{0}}, {{0}}, f.key.shares[0], **enc,
+                                             nullptr);
+  EXPECT_THAT(wrong_count.status().message(), HasSubstr("the plan says 2"));
+  auto mismatch = party::LdaParty::Create(0, "r", *plan, {{0, 1}}, {{0}}, f.key.shares[0], **enc,
+                                          nullptr);
+  EXPECT_THAT(mismatch.status().message(), HasSubstr("document 0"));
+}
+
+TEST(LdaCoordinatorTest, FoldsInitialCountsAndPublishesThemExactly) {
+  Fixture f = Make();
+  auto plan = Plan(f, 3, 4, {3, 2, 1});
+  ASSERT_TRUE(plan.ok());
+  crypto::SeededRng rng(2);
+  auto enc = crypto::PaillierEncryptor::Create(f.key.public_key->paillier(), rng);
+  ASSERT_TRUE(enc.ok());
+  const std::vector<std::vector<std::vector<lda::TermId>>> docs = {{{0, 1, 1}}, {{3, 1}}, {{2}}};
+  const std::vector<std::vector<std::vector<int>>> topics = {{{0, 2, 2}}, {{1, 2}}, {{0}}};
+  std::vector<party::CountUpdate> updates;
+  std::vector<std::unique_ptr<party::LdaParty>> parties;
+  for (int p = 0; p < 3; ++p) {
+    parties.push_back(*party::LdaParty::Create(p, "r", *plan, docs[p], topics[p],
+                                               f.key.shares[p], **enc, nullptr));
+    updates.push_back(*parties[p]->InitialCounts());
+  }
+  auto coordinator = coordinator::LdaCoordinator::Create("r", *plan, f.key.public_key, nullptr);
+  ASSERT_TRUE(coordinator.ok());
+  EXPECT_EQ((*coordinator)->Counts().status().code(), absl::StatusCode::kFailedPrecondition);
+  auto wrong_iteration = (*coordinator)->Fold(updates, 1);
+  EXPECT_EQ(wrong_iteration.code(), absl::StatusCode::kFailedPrecondition);
+  auto foreign = updates;
+  foreign[1].run_id = "other";
+  auto foreign_status = (*coordinator)->Fold(foreign, 0);
+  EXPECT_EQ(foreign_status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(foreign_status.message(), HasSubstr("party 1"));
+  auto short_update = updates;
+  short_update[2].matrix.pop_back();
+  auto short_status = (*coordinator)->Fold(short_update, 0);
+  EXPECT_EQ(short_status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(short_status.message(), HasSubstr("matrix"));
+  auto swapped = updates;
+  std::swap(swapped[0], swapped[1]);
+  EXPECT_THAT((*coordinator)->Fold(swapped, 0).message(), HasSubstr("signed as party"));
+  ASSERT_TRUE((*coordinator)->Fold(updates, 0).ok());
+
+  auto counts = (*coordinator)->Counts();
+  ASSERT_TRUE(counts.ok());
+  std::vector<party::DecryptionShare> shares;
+  for (int p = 0; p < 2; ++p) shares.push_back(*parties[p]->DecryptModel(*counts));
+  auto vocab = lda::Vocabulary::FromTerms({"a", "b", "c", "d"});
+  auto model = (*coordinator)->Publish(shares, *vocab);
+  ASSERT_TRUE(model.ok()) << model.status();
+  // n_k(t), K x V: topic 0 has a, c; topic 1 has d; topic 2 has b, b, b.
+  EXPECT_EQ(model->topic_term_counts,
+            (std::vector<int64_t>{1, 0, 1, 0, 0, 0, 0, 1, 0, 3, 0, 0}));
+  EXPECT_DOUBLE_EQ(model->alpha, 0.1);
+  EXPECT_DOUBLE_EQ(model->beta, 0.01);
+}
+
+}  // namespace
+}  // namespace pplda
