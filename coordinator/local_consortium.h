@@ -69,6 +69,7 @@ struct ConsortiumStats {
   party::PartyPhaseTimes phases;  // party 0, summed over iterations
   double aggregation_seconds = 0;
   uint64_t partial_decryptions = 0;  // all parties, iterations + publication
+  uint64_t partial_decryptions_per_iteration = 0;  // all parties
   uint64_t rounds = 0;               // MPC rounds that carried traffic
   std::vector<uint64_t> bytes_sent;  // per party, MPC payload bytes
   uint64_t coordinator_bytes = 0;    // ciphertext bytes to and from the coordinator

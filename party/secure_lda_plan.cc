@@ -14,6 +14,10 @@ namespace {
 constexpr int kMaxScaleExponent = 6;  // Q <= 10^6
 constexpr int kReciprocalMargin = 21; // f = k + 21 (reciprocal.h)
 constexpr int kMaxFieldProductBits = 125;
+// Cost of one fresh encryption (a delta row) in partial decryptions: a DJN
+// randomiser is ceil(|N|/2 / 8) - 1 table multiplications mod N^2, a partial
+// decryption about 1.2 x (2|N| + 64) (docs/crypto.md); about 1/32 to 1/40.
+constexpr double kEncryptionsPerDecryption = 32;
 
 int BitWidth(int64_t v) { return static_cast<int>(std::bit_width(static_cast<uint64_t>(v))); }
 
@@ -113,11 +117,28 @@ absl::StatusOr<SecureLdaPlan> SecureLdaPlan::Create(const SecureLdaOptions& opti
   }
   RETURN_IF_ERROR(crypto::PlanSecureDraw(config, plan.draw_).status());
 
-  const size_t s = plan.layout_.slots();
-  plan.chunks_ = static_cast<int>((options.num_topics + s - 1) / s);
-  plan.chunk_width_ = (options.num_topics + plan.chunks_ - 1) / plan.chunks_;
-  plan.items_per_ciphertext_ = s / static_cast<size_t>(plan.chunk_width_);
+  plan.ChooseChunkWidth();
   return plan;
+}
+
+void SecureLdaPlan::ChooseChunkWidth() {
+  const int s = static_cast<int>(layout_.slots());
+  const int K = options_.num_topics;
+  double best = -1;
+  for (int c = std::min(K, s); c >= 1; --c) {
+    const int chunks = (K + c - 1) / c;
+    const size_t per_ct = static_cast<size_t>(s / c);
+    double cost = static_cast<double>(num_terms_) * chunks / kEncryptionsPerDecryption;
+    for (int64_t t : tokens_per_party_) {
+      cost += static_cast<double>((static_cast<size_t>(t) * chunks + per_ct - 1) / per_ct);
+    }
+    if (best < 0 || cost < best) {  // ties keep the wider chunk (fewer matrix ciphertexts)
+      best = cost;
+      chunk_width_ = c;
+      chunks_ = chunks;
+      items_per_ciphertext_ = per_ct;
+    }
+  }
 }
 
 int SecureLdaPlan::ChunkTopics(int h) const {

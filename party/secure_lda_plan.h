@@ -21,9 +21,15 @@
 //   weight_bits = f + bit_width(Q T + K A) + 1: since X_k <= Den_k,
 //                 sum_k w_k <= (1 + 2^-20) 2^f sum_k Y_k
 //                           <= (1 + 2^-20) 2^f (Q T + K A) < 2^weight_bits.
-// Slot layout: topics are split into `chunks` = ceil(K / s) chunks of width
-// C = ceil(K / chunks); an item is one (term or token, chunk) pair of C
-// slots; items_per_ciphertext = floor(s / C).
+// Slot layout: topics are split into `chunks` = ceil(K / C) chunks of width
+// C <= min(K, s); an item is one (term or token, chunk) pair of C slots;
+// items_per_ciphertext = floor(s / C). C minimises the per-iteration
+// Paillier cost  sum_p ceil(T_p chunks / floor(s / C)) (selection
+// ciphertexts, each decrypted by every party) + V chunks / 32 (delta
+// encryptions, about 1/32 of a partial decryption each); ties keep the wider
+// chunk. E.g. 18 slots: K = 5 -> C = 5 (3 tokens per ciphertext), K = 10 ->
+// C = 2 (9 token-chunks per ciphertext), so doubling K does not triple the
+// ciphertexts through rounding.
 //   matrix ciphertext t * chunks + h: topics h C .. of term t at slots 0..;
 //   totals: K values packed contiguously (NumPlaintexts(K) ciphertexts);
 //   selection ciphertexts of a party: item j * chunks + h of its j-th token
@@ -104,7 +110,8 @@ class SecureLdaPlan {
   uint64_t PartialDecryptionsForPublication(int decryptors) const;
 
  private:
-  SecureLdaPlan(crypto::PackingLayout layout) : layout_(std::move(layout)) {}
+  explicit SecureLdaPlan(crypto::PackingLayout layout) : layout_(std::move(layout)) {}
+  void ChooseChunkWidth();
 
   SecureLdaOptions options_;
   int32_t num_terms_ = 0;

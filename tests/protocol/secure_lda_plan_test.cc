@@ -64,12 +64,16 @@ TEST(SecureLdaPlanTest, TopicsWiderThanACiphertextAreChunked) {
   Fixture f = Make();
   auto plan = Plan(f, 20, 30, {2000, 2000, 0});  // 18 slots of 55 bits
   ASSERT_TRUE(plan.ok()) << plan.status();
-  EXPECT_EQ(plan->chunks(), 2);
-  EXPECT_EQ(plan->chunk_width(), 10);
-  EXPECT_EQ(plan->ChunkTopics(1), 10);
-  EXPECT_EQ(plan->items_per_ciphertext(), 1u);
-  EXPECT_EQ(plan->SelectionSlot(0, 13), plan->layout().slots() + 3);
-  EXPECT_EQ(plan->MatrixCiphertexts(), 60u);
+  // Cost sum_p ceil(2000 chunks / floor(18 / C)) + 30 chunks / 32 is
+  // smallest at C = 2 (10 chunks, 9 per ciphertext: 2 x 2223 + 9.4).
+  EXPECT_EQ(plan->chunk_width(), 2);
+  EXPECT_EQ(plan->chunks(), 10);
+  EXPECT_EQ(plan->ChunkTopics(9), 2);
+  EXPECT_EQ(plan->items_per_ciphertext(), 9u);
+  EXPECT_EQ(plan->SelectionSlot(0, 13), 13u);  // item 6, slot 6 * 2 + 1
+  EXPECT_EQ(plan->SelectionSlot(1, 0), 20u);  // item 10: ciphertext 1, slot 2
+  EXPECT_EQ(plan->SelectionCiphertexts(2000), 2223u);
+  EXPECT_EQ(plan->MatrixCiphertexts(), 300u);
   EXPECT_EQ(plan->TotalsCiphertexts(), 2u);
 }
 
