@@ -3,6 +3,7 @@
 // that a correct sampler fails with probability below the stated level over
 // the choice of seed, and a wrong one (a mis-weighted bucket, a stale count)
 // fails by a wide margin.
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -131,39 +132,44 @@ TEST(StandardSamplerStatTest, ChainReachesTheExactPosterior) {
 }
 
 // Recovery of known topics (K = 5, V = 50, 300 documents of 50-100 tokens,
-// document mixtures from Dirichlet(0.1)): three chains (seeds 1-3) of 200
-// iterations each; the chain with the highest log p(w, z) must match every
-// true topic with a learned one within total-variation distance 0.1.
-// A good chain lands at 0.06-0.07 (sampling noise of a topic's ~4500
-// tokens); a chain stuck where two true topics share a learned one is
-// above 0.8 and has a log-likelihood lower by ~4000 nats. Measured over
-// seeds 1-20: the standard sampler gets stuck in 2/20 chains (1 and 2
-// threads), the batched one in 0/20; so the best of three fails with
-// probability about 1e-3.
+// document mixtures from Dirichlet(0.1)), 20 chains (seeds 1-20) of 200
+// iterations each. A chain recovers the topics when every true topic is
+// matched by a learned one within total-variation distance 0.1; a good chain
+// lands at 0.06-0.07 (the sampling noise of a topic's ~4500 tokens), while
+// a chain stuck in the local optimum where two true topics share a learned
+// one is above 0.8 and has a log-likelihood lower by ~4000 nats.
+// Asserted: (1) of the first three chains, the one with the highest
+// log p(w, z) recovers the topics; (2) at most 8 of the 20 chains are stuck.
+// Measured: 2/20 stuck for the standard sampler on 1 thread, 4/20 on 2
+// threads (AD-LDA), 0/20 for the batched one. With a stuck rate of 20%,
+// (1) fails with probability 0.8% and (2) with probability 1%.
 class RecoveryStatTest : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
 
 TEST_P(RecoveryStatTest, LearnedTopicsMatchTheTrueOnes) {
   const auto [kind, threads] = GetParam();
   const model_testing::SyntheticCorpus synth =
       model_testing::MakeSyntheticCorpus(5, 50, 300, 50, 100, 0.1, 2024);
-  double best_ll = -INFINITY;
-  LdaModel best;
-  for (uint64_t seed = 1; seed <= 3; ++seed) {
+  double best_ll = -INFINITY, best_distance = 0;
+  int stuck = 0;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
     auto s = CreateSampler(kind, synth.corpus, Options(5, 0.1, 0.01, seed, threads));
     ASSERT_TRUE(s.ok()) << s.status();
     for (int it = 0; it < 200; ++it) (*s)->RunIteration();
-    if ((*s)->LogLikelihood() > best_ll) {
+    const std::vector<double> phi = (*s)->Model().PhiMatrix();
+    std::vector<std::vector<double>> learned(5);
+    for (int k = 0; k < 5; ++k) learned[k].assign(phi.begin() + k * 50, phi.begin() + (k + 1) * 50);
+    const std::vector<double> d = model_testing::MatchedTopicDistances(synth.phi, learned);
+    const double worst = *std::max_element(d.begin(), d.end());
+    if (worst >= 0.1) ++stuck;
+    if (seed <= 3 && (*s)->LogLikelihood() > best_ll) {
       best_ll = (*s)->LogLikelihood();
-      best = (*s)->Model();
+      best_distance = worst;
     }
   }
-  const std::vector<double> phi = best.PhiMatrix();
-  std::vector<std::vector<double>> learned(5);
-  for (int k = 0; k < 5; ++k) learned[k].assign(phi.begin() + k * 50, phi.begin() + (k + 1) * 50);
-  const std::vector<double> d = model_testing::MatchedTopicDistances(synth.phi, learned);
-  for (size_t k = 0; k < d.size(); ++k) {
-    EXPECT_LT(d[k], 0.1) << kind << " threads " << threads << " match " << k;
-  }
+  std::printf("%s, %d thread(s): best of 3 chains within TV %.3f; %d of 20 chains stuck\n",
+              kind.c_str(), threads, best_distance, stuck);
+  EXPECT_LT(best_distance, 0.1);
+  EXPECT_LE(stuck, 8);
 }
 
 INSTANTIATE_TEST_SUITE_P(Samplers, RecoveryStatTest,
@@ -184,25 +190,31 @@ INSTANTIATE_TEST_SUITE_P(Samplers, RecoveryStatTest,
 TEST(SotuStatTest, SamplersReachTheSameHeldOutPerplexity) {
   absl::StatusOr<PreparedCorpus> sotu = model_testing::LoadSotu();
   ASSERT_TRUE(sotu.ok()) << sotu.status();
-  auto mean_perplexity = [&](const std::string& kind, int threads) {
-    double sum = 0;
+  const double tokens = static_cast<double>(sotu->train.num_tokens());
+  struct Means {
+    double perplexity = 0, log_likelihood_per_token = 0;
+  };
+  auto run = [&](const std::string& kind, int threads) {
+    Means means;
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       auto s = CreateSampler(kind, sotu->train, Options(20, 0.1, 0.01, seed, threads));
       EXPECT_TRUE(s.ok()) << s.status();
       for (int it = 0; it < 300; ++it) (*s)->RunIteration();
       absl::StatusOr<double> p = HeldOutPerplexity((*s)->Model(), sotu->test, PerplexityOptions());
       EXPECT_TRUE(p.ok()) << p.status();
-      sum += *p;
+      means.perplexity += *p / 3;
+      means.log_likelihood_per_token += (*s)->LogLikelihood() / tokens / 3;
     }
-    return sum / 3;
+    std::printf("%s, %d thread(s): mean held-out perplexity %.1f, mean training "
+                "log p(w,z)/token %.4f\n",
+                kind.c_str(), threads, means.perplexity, means.log_likelihood_per_token);
+    return means;
   };
-  const double standard = mean_perplexity("standard", 1);
-  const double ad_lda = mean_perplexity("standard", 2);
-  const double batched = mean_perplexity("batched", 2);
-  std::printf("mean held-out perplexity: standard %.1f, AD-LDA %.1f, batched %.1f\n", standard,
-              ad_lda, batched);
-  EXPECT_NEAR(batched / standard, 1.0, 0.03);
-  EXPECT_NEAR(ad_lda / standard, 1.0, 0.03);
+  const Means standard = run("standard", 1);
+  const Means ad_lda = run("standard", 2);
+  const Means batched = run("batched", 2);
+  EXPECT_NEAR(batched.perplexity / standard.perplexity, 1.0, 0.03);
+  EXPECT_NEAR(ad_lda.perplexity / standard.perplexity, 1.0, 0.03);
 }
 
 }  // namespace
