@@ -14,10 +14,11 @@ namespace {
 constexpr int kMaxScaleExponent = 6;  // Q <= 10^6
 constexpr int kReciprocalMargin = 21; // f = k + 21 (reciprocal.h)
 constexpr int kMaxFieldProductBits = 125;
-// Cost of one fresh encryption (a delta row) in partial decryptions: a DJN
-// randomiser is ceil(|N|/2 / 8) - 1 table multiplications mod N^2, a partial
-// decryption about 1.2 x (2|N| + 64) (docs/crypto.md); about 1/32 to 1/40.
-constexpr double kEncryptionsPerDecryption = 32;
+// Cost of one matrix ciphertext per iteration (a delta encryption, the
+// coordinator's fold, the selection's row handling) in partial decryptions:
+// a DJN randomiser alone is 1/30-1/40 of one (docs/crypto.md); measured
+// whole-iteration costs (docs/performance.md) suggest about 1/16.
+constexpr double kEncryptionsPerDecryption = 16;
 
 int BitWidth(int64_t v) { return static_cast<int>(std::bit_width(static_cast<uint64_t>(v))); }
 

@@ -25,10 +25,11 @@
 // C <= min(K, s); an item is one (term or token, chunk) pair of C slots;
 // items_per_ciphertext = floor(s / C). C minimises the per-iteration
 // Paillier cost  sum_p ceil(T_p chunks / floor(s / C)) (selection
-// ciphertexts, each decrypted by every party) + V chunks / 32 (delta
-// encryptions, about 1/32 of a partial decryption each); ties keep the wider
-// chunk. E.g. 18 slots: K = 5 -> C = 5 (3 tokens per ciphertext), K = 10 ->
-// C = 2 (9 token-chunks per ciphertext), so doubling K does not triple the
+// ciphertexts, each decrypted by every party) + V chunks / 16 (the matrix
+// ciphertexts: delta encryption, fold; about 1/16 of a partial decryption
+// each); ties keep the wider chunk. E.g. 18 slots, T = 3,000, V = 2,280:
+// K = 5 -> C = 5 (3 tokens per ciphertext), K = 10 -> C = 6 (2 chunks of
+// 6 and 4, 3 token-chunks per ciphertext), so doubling K does not triple the
 // ciphertexts through rounding.
 //   matrix ciphertext t * chunks + h: topics h C .. of term t at slots 0..;
 //   totals: K values packed contiguously (NumPlaintexts(K) ciphertexts);

@@ -64,8 +64,8 @@ TEST(SecureLdaPlanTest, TopicsWiderThanACiphertextAreChunked) {
   Fixture f = Make();
   auto plan = Plan(f, 20, 30, {2000, 2000, 0});  // 18 slots of 55 bits
   ASSERT_TRUE(plan.ok()) << plan.status();
-  // Cost sum_p ceil(2000 chunks / floor(18 / C)) + 30 chunks / 32 is
-  // smallest at C = 2 (10 chunks, 9 per ciphertext: 2 x 2223 + 9.4).
+  // Cost sum_p ceil(2000 chunks / floor(18 / C)) + 30 chunks / 16 is
+  // smallest at C = 2 (10 chunks, 9 per ciphertext: 2 x 2223 + 18.75).
   EXPECT_EQ(plan->chunk_width(), 2);
   EXPECT_EQ(plan->chunks(), 10);
   EXPECT_EQ(plan->ChunkTopics(9), 2);
@@ -75,6 +75,20 @@ TEST(SecureLdaPlanTest, TopicsWiderThanACiphertextAreChunked) {
   EXPECT_EQ(plan->SelectionCiphertexts(2000), 2223u);
   EXPECT_EQ(plan->MatrixCiphertexts(), 300u);
   EXPECT_EQ(plan->TotalsCiphertexts(), 2u);
+}
+
+TEST(SecureLdaPlanTest, DoublingTopicsSplitsThemIntoCheapChunks) {
+  Fixture f = Make();
+  // K = 10, T = 3,000, V = 2,280, 18 slots: C = 6 and C = 5 both cost
+  // 3 x 667 + 2280 x 2 / 16 = 2286 (ties keep 6); C = 10 costs 3 x 1000 +
+  // 142.5, C = 2 3 x 556 + 712.5.
+  auto plan = Plan(f, 10, 2280, {1000, 1000, 1000});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->chunk_width(), 6);
+  EXPECT_EQ(plan->chunks(), 2);
+  EXPECT_EQ(plan->ChunkTopics(1), 4);
+  EXPECT_EQ(plan->items_per_ciphertext(), 3u);
+  EXPECT_EQ(plan->SelectionSlot(0, 7), 7u);  // item 1 (chunk 1), slot 6 + 1
 }
 
 TEST(SecureLdaPlanTest, RejectsBadParameters) {
