@@ -90,6 +90,7 @@ absl::Status RunAudit(const AuditFlags& f, const GlobalFlags& g) {
   options.threads = f.threads;
   options.zeta.tolerance = f.zeta_tolerance;
   ASSIGN_OR_RETURN(options.lira.variance, privacy::ParseVarianceMode(f.variance));
+  RETURN_IF_ERROR(privacy::ValidateAuditOptions(options));
   ASSIGN_OR_RETURN(std::unique_ptr<privacy::GibbsShadowTrainer> trainer,
                    privacy::GibbsShadowTrainer::Create(f.training));
   ASSIGN_OR_RETURN(AuditCorpus data, LoadAuditCorpus(f.input, g.quiet));
@@ -114,8 +115,11 @@ absl::Status RunAudit(const AuditFlags& f, const GlobalFlags& g) {
   report.run_info = {{"command", CommandLine(f)}, {"corpus", data.info}};
   RETURN_IF_ERROR(privacy::WriteAuditOutputs(result, data.corpus, report, f.out));
   PrintFigures(result, report);
-  std::printf("audit of %d documents with %d shadows per target took %.1f s; report in %s/report.md\n",
-              result.num_documents, f.shadows, result.timing.wall_seconds, f.out.c_str());
+  std::printf(
+      "audit of %d documents (%lld tokens) with %d shadows per target took %.1f s on %d threads; "
+      "report in %s/report.md\n",
+      result.num_documents, static_cast<long long>(result.num_tokens), f.shadows,
+      result.timing.wall_seconds, result.timing.threads, f.out.c_str());
   return absl::OkStatus();
 }
 

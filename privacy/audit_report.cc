@@ -47,7 +47,11 @@ std::string CsvQuote(const std::string& s) {
 
 std::string Percent(double x) { return absl::StrFormat("%.2f%%", 100 * x); }
 
-nlohmann::json VariantJson(const VariantEvaluation& v) {
+nlohmann::json VariantJson(const VariantEvaluation& v, double min_fpr) {
+  nlohmann::json roc = nlohmann::json::array();
+  for (const RocPoint& p : SampleLogSpaced(v.roc, min_fpr, kCsvPointsPerDecade)) {
+    roc.push_back({p.fpr, p.tpr});
+  }
   return {{"tpr_at_fpr",
            {{"0.001", v.tpr_at_0_1_percent_fpr},
             {"0.01", v.tpr_at_1_percent_fpr},
@@ -56,7 +60,8 @@ nlohmann::json VariantJson(const VariantEvaluation& v) {
           {"best_balanced_accuracy", v.best_balanced_accuracy},
           {"members", v.roc.positives},
           {"non_members", v.roc.negatives},
-          {"smallest_resolved_fpr", 1.0 / static_cast<double>(v.roc.negatives)}};
+          {"smallest_resolved_fpr", 1.0 / static_cast<double>(v.roc.negatives)},
+          {"roc_fpr_tpr", roc}};
 }
 
 absl::Status WriteFileAtomically(const fs::path& path, const std::string& content) {
@@ -118,7 +123,9 @@ const std::vector<std::string>& AuditOutputFiles() {
 
 nlohmann::json AuditJson(const AuditResult& r, const AuditReportOptions& o) {
   nlohmann::json figures = nlohmann::json::object();
-  for (const Variant& v : Variants(r, o)) figures[v.name] = VariantJson(*v.evaluation);
+  for (const Variant& v : Variants(r, o)) {
+    figures[v.name] = VariantJson(*v.evaluation, LogAxisMinimum(Negatives(r)));
+  }
   const LiraEvaluation& e = r.evaluation;
   return {
       {"format", kAuditFormat},

@@ -1,6 +1,7 @@
 // The files a LiRA audit writes into its output folder:
 //   audit.json     figures (TPR at 0.1%, 1% and 10% FPR, AUC, best balanced
-//                  accuracy, member / non-member counts) per variant, with
+//                  accuracy, member / non-member counts, and the ROC as
+//                  [fpr, tpr] pairs sampled as in roc.csv) per variant, with
 //                  the parameters, corpus, trainer, zeta convergence, timing
 //                  and the caller's run information;
 //   roc.csv        the ROC sampled at 20 log-spaced FPR values per decade:

@@ -93,7 +93,7 @@ absl::Status Collect(const std::vector<ModelOutcome>& outcomes, AuditResult* res
 
 }  // namespace
 
-absl::Status ValidateAuditRequest(int32_t num_documents, const AuditOptions& options) {
+absl::Status ValidateAuditOptions(const AuditOptions& options) {
   if (options.num_shadows < kMinShadows || options.num_shadows > kMaxShadows) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "the number of shadow models must be in [%d, %d], got %d", kMinShadows, kMaxShadows,
@@ -103,7 +103,11 @@ absl::Status ValidateAuditRequest(int32_t num_documents, const AuditOptions& opt
     return absl::InvalidArgumentError(absl::StrFormat(
         "audit threads must be in [0, %d], got %d", lda::kMaxThreads, options.threads));
   }
-  RETURN_IF_ERROR(ValidateZetaOptions(options.zeta));
+  return ValidateZetaOptions(options.zeta);
+}
+
+absl::Status ValidateAuditRequest(int32_t num_documents, const AuditOptions& options) {
+  RETURN_IF_ERROR(ValidateAuditOptions(options));
   if (num_documents < kMinAuditDocuments) {
     return absl::FailedPreconditionError(absl::StrFormat(
         "refusing to audit a corpus of %d documents: the audit needs at least %d (each model "

@@ -109,7 +109,11 @@ struct AuditResult {
   int32_t vocabulary_size = 0;
 };
 
-// The limits above, for a corpus of `num_documents` documents.
+// The limits that do not depend on the corpus: the shadow range, threads,
+// zeta options (InvalidArgument naming the option).
+absl::Status ValidateAuditOptions(const AuditOptions& options);
+
+// All the limits above, for a corpus of `num_documents` documents.
 absl::Status ValidateAuditRequest(int32_t num_documents, const AuditOptions& options);
 
 // Steps 1-3 above. Errors: corpus.Validate(), ValidateAuditRequest, the

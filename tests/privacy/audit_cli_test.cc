@@ -97,7 +97,8 @@ TEST_F(AuditCliTest, UserErrors) {
   RunResult r = RunPplda(Audit("--shadows 8 --out " + Path("a")));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.output, HasSubstr("corpus too small for 8 shadow models"));
-  r = RunPplda(Audit("--shadows 2000 --out " + Path("b")));
+  // Checked before the input is read.
+  r = RunPplda("--quiet audit --input " + Path("missing") + " --shadows 2000 --out " + Path("b"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.output, HasSubstr("[8, 1024], got 2000"));
   r = RunPplda(Audit("--online --offline --out " + Path("c")));

@@ -62,6 +62,12 @@ TEST_F(AuditReportTest, JsonHoldsTheFiguresOfEachVariant) {
   EXPECT_EQ(j["figures"]["online"]["auc"].get<double>(), on.auc);
   EXPECT_EQ(j["figures"]["offline"]["auc"].get<double>(), result_->evaluation.offline.auc);
   EXPECT_EQ(j["figures"]["online"]["non_members"].get<int64_t>(), on.roc.negatives);
+  const nlohmann::json& roc = j["figures"]["online"]["roc_fpr_tpr"];
+  ASSERT_EQ(roc.size(), 81u);  // as roc.csv: 4 decades x 20 + 1
+  EXPECT_DOUBLE_EQ(roc[0][0].get<double>(), 1e-4);
+  EXPECT_DOUBLE_EQ(roc[80][0].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(roc[80][1].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(roc[60][1].get<double>(), TprAtFpr(on.roc, roc[60][0].get<double>()));
   EXPECT_EQ(j["parameters"]["shadows_per_target"], 16);
   EXPECT_EQ(j["parameters"]["models_trained"], 17);
   EXPECT_EQ(j["corpus"]["documents"], 120);

@@ -108,6 +108,9 @@ TEST(LiraAuditTest, RejectsShadowCountsOutOfRange) {
               absl::StatusCode::kInvalidArgument, "shadow models must be in [8, 1024], got 7");
   ExpectError(ValidateAuditRequest(1000, Options(kMaxShadows + 1, 1, 1)),
               absl::StatusCode::kInvalidArgument, "got 1025");
+  ExpectError(ValidateAuditOptions(Options(kMaxShadows + 1, 1, 1)),
+              absl::StatusCode::kInvalidArgument, "got 1025");
+  EXPECT_TRUE(ValidateAuditOptions(Options(kMaxShadows, 1, 0)).ok());
   ExpectError(ValidateAuditRequest(1000, Options(64, 1, -1)), absl::StatusCode::kInvalidArgument,
               "threads");
   AuditOptions o = Options(64, 1, 1);
