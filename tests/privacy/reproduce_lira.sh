@@ -56,8 +56,8 @@ corpus_args() {
 
 summary="$out/summary.md"
 {
-  echo "| corpus | documents | tokens | K | alpha | beta | shadows | online TPR at 0.1% FPR | offline TPR at 0.1% FPR | online TPR at 1% FPR | online AUC | wall time |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| corpus | documents | tokens | K | alpha | beta | shadows | online TPR at 0.1% FPR | offline TPR at 0.1% FPR | online TPR at 1% FPR | offline TPR at 1% FPR | online AUC | wall time |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 } > "$summary.tmp"
 
 # run CORPUS K ALPHA BETA: one audit, one summary row.
@@ -73,12 +73,13 @@ run() {
   "$pplda" audit $args 2> >(tee "$log.err" >&2) | tee "$log"
   local on off docs tokens secs
   on="$(sed -n 's/^online LiRA: TPR \([0-9.]*\)% at 0.1% FPR, \([0-9.]*\)% at 1% FPR, AUC \([0-9.]*\)$/\1 \2 \3/p' "$log")"
-  off="$(sed -n 's/^offline LiRA: TPR \([0-9.]*\)% at 0.1% FPR.*/\1/p' "$log")"
+  off="$(sed -n 's/^offline LiRA: TPR \([0-9.]*\)% at 0.1% FPR, \([0-9.]*\)% at 1% FPR.*/\1 \2/p' "$log")"
   read -r docs tokens secs < <(sed -n 's/^audit of \([0-9]*\) documents (\([0-9]*\) tokens) .* took \([0-9.]*\) s.*/\1 \2 \3/p' "$log")
   read -r on_tpr on_tpr1 on_auc <<< "$on"
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s%% | %s%% | %s%% | %s | %s s |\n' \
-    "$corpus" "$docs" "$tokens" "$k" "$alpha" "$beta" "$shadows" "$on_tpr" "$off" "$on_tpr1" \
-    "$on_auc" "$secs" >> "$summary.tmp"
+  read -r off_tpr off_tpr1 <<< "$off"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s%% | %s%% | %s%% | %s%% | %s | %s s |\n' \
+    "$corpus" "$docs" "$tokens" "$k" "$alpha" "$beta" "$shadows" "$on_tpr" "$off_tpr" "$on_tpr1" \
+    "$off_tpr1" "$on_auc" "$secs" >> "$summary.tmp"
 }
 
 # plot_rocs OUT.svg TITLE COLUMN DIR...: the COLUMN curves of several audits'
