@@ -8,6 +8,7 @@
 #include <memory>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "cli/command.h"
@@ -59,15 +60,31 @@ absl::StatusOr<AuditCorpus> LoadAuditCorpus(const InputFlags& f, bool quiet) {
   return data;
 }
 
-// The command that reproduces this audit (input options as given).
+// The command that reproduces this audit: every option that changes the
+// result (threads do not).
 std::string CommandLine(const AuditFlags& f) {
+  const InputFlags& in = f.input;
+  const lda::PreprocessOptions& p = in.preprocess;
   const lda::SamplerOptions& s = f.training.sampler_options;
-  std::string cmd = absl::StrFormat(
-      "pplda audit --input %s --split %s --topics %d --shadows %d --iterations %d --sampler %s "
-      "--alpha %g --beta %g --seed %d --variance %s --zeta-tolerance %g",
-      f.input.input, f.input.split, s.num_topics, f.shadows, f.training.iterations,
-      f.training.sampler, s.alpha, s.beta, f.seed, f.variance, f.zeta_tolerance);
-  if (f.input.split == "sentences") absl::StrAppendFormat(&cmd, " --window-words %d", f.input.read.window_words);
+  std::string cmd = absl::StrFormat("pplda audit --input %s --format %s --split %s", in.input,
+                                    in.format, in.split);
+  if (in.split == "sentences") absl::StrAppendFormat(&cmd, " --window-words %d", in.read.window_words);
+  if (!in.uci_vocab.empty()) absl::StrAppend(&cmd, " --uci-vocab ", in.uci_vocab);
+  if (in.no_preprocess) {
+    cmd += " --no-preprocess";
+  } else {
+    if (in.keep_stopwords) cmd += " --keep-stopwords";
+    if (!p.stopwords_path.empty()) absl::StrAppend(&cmd, " --stopwords ", p.stopwords_path);
+    absl::StrAppendFormat(&cmd, " --min-length %d --max-length %d --min-df %d --max-df %g",
+                          p.min_length, p.max_length, p.min_df, p.max_df);
+    if (p.stem) absl::StrAppend(&cmd, " --stem --stem-language ", p.stem_language);
+  }
+  if (p.max_tokens_per_doc > 0) absl::StrAppendFormat(&cmd, " --max-tokens %d", p.max_tokens_per_doc);
+  absl::StrAppendFormat(&cmd,
+                        " --topics %d --shadows %d --iterations %d --sampler %s --alpha %g "
+                        "--beta %g --seed %d --variance %s --zeta-tolerance %g",
+                        s.num_topics, f.shadows, f.training.iterations, f.training.sampler, s.alpha,
+                        s.beta, f.seed, f.variance, f.zeta_tolerance);
   if (f.online_only) cmd += " --online";
   if (f.offline_only) cmd += " --offline";
   return cmd + " --out " + f.out;

@@ -75,7 +75,9 @@ TEST_F(AuditCliTest, WritesFiguresPlotAndReport) {
   EXPECT_EQ(j["trainer"]["iterations"], 20);
   const double auc = j["figures"]["online"]["auc"];
   EXPECT_GT(auc, 0.5);
-  EXPECT_THAT(j["run"]["command"].get<std::string>(), HasSubstr("--shadows 16"));
+  const std::string command = j["run"]["command"];
+  EXPECT_THAT(command, HasSubstr("--shadows 16"));
+  EXPECT_THAT(command, HasSubstr("--min-df 1 --max-df 1 --topics 2"));
   // Same folder again: refused before any work, nothing overwritten.
   const RunResult again = RunPplda(Audit("--shadows 16 --out " + Path("out")));
   EXPECT_EQ(again.exit_code, 1);
