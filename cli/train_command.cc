@@ -26,6 +26,7 @@ struct TrainFlags {
   std::string out = "model.json";
   std::string mixtures_out;
   int eval_sweeps = 50;
+  bool no_evaluate = false;
 };
 
 // The training corpus, and a held-out one when the input was prepared.
@@ -117,7 +118,7 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
                              {"log_likelihood_per_token_trace", trace}};
   AddStandardMetadata(&model.metadata, training, data.corpus_info);
 
-  if (data.test.num_documents() > 0) {
+  if (data.test.num_documents() > 0 && !f.no_evaluate) {
     lda::PerplexityOptions eval;
     eval.sweeps = f.eval_sweeps;
     eval.seed = f.sampler.seed;
@@ -177,6 +178,8 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
                   "Gibbs sweeps per held-out document for perplexity (document completion)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
+  app->add_flag("--no-evaluate", flags->no_evaluate,
+                "Skip the held-out evaluation after training on a prepared folder");
   app->callback([flags, &globals, run] { *run = [flags, &globals] { return RunTrain(*flags, globals); }; });
 }
 
