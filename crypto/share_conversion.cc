@@ -181,18 +181,31 @@ absl::StatusOr<Shares> CiphertextToShares::Convert(MpcEngine& engine,
   for (int p = 0; p < n; ++p) {
     ASSIGN_OR_RETURN(masked, evaluator_.AddBatch(masked, mask_cts[p], pool_));
   }
-  std::vector<PartialDecryptionBatch> partials(n);
-  ASSIGN_OR_RETURN(partials[me], key_share_->PartialDecryptBatch(masked, pool_));
-  const std::string partial_bytes =
-      PartialDecryptionBatchToProto(key, partials[me]).SerializeAsString();
+  // Only the first key.threshold() parties decrypt (any threshold-many
+  // partials combine; with the additive scheme that is all n): the others
+  // send nothing in this round and combine what they receive.
+  const int decryptors = key.threshold();
+  std::vector<PartialDecryptionBatch> partials(decryptors);
   std::vector<std::vector<uint8_t>> partial_payloads(n);
-  for (int j = 0; j < n; ++j) {
-    if (j != me) partial_payloads[j].assign(partial_bytes.begin(), partial_bytes.end());
+  if (me < decryptors) {
+    ASSIGN_OR_RETURN(partials[me], key_share_->PartialDecryptBatch(masked, pool_));
+    const std::string partial_bytes =
+        PartialDecryptionBatchToProto(key, partials[me]).SerializeAsString();
+    for (int j = 0; j < n; ++j) {
+      if (j != me) partial_payloads[j].assign(partial_bytes.begin(), partial_bytes.end());
+    }
   }
   ASSIGN_OR_RETURN(received, engine.ExchangeWithAll(std::move(partial_payloads)));
   for (int j = 0; j < n; ++j) {
     if (j == me) continue;
     const std::string what = absl::StrCat("partial decryptions from party ", j);
+    if (j >= decryptors) {
+      if (!received[j].empty()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            what, ": unexpected (only parties 0..", decryptors - 1, " decrypt)"));
+      }
+      continue;
+    }
     pplda::v1::PartialDecryptionBatch proto;
     RETURN_IF_ERROR(ParseProto(received[j], proto, what));
     ASSIGN_OR_RETURN(partials[j], PartialDecryptionBatchFromProto(key, proto, plaintexts));

@@ -14,9 +14,10 @@
 //     sends every other party those ciphertexts together with its Shamir
 //     shares of r_{p,i} = R_{p,i} mod p (one message per peer).
 //  2. Every party forms the same masked ciphertexts
-//     C'_k = C_k * prod_p E(R_p)_k (slot-wise d_i + sum_p R_{p,i}),
-//     partially decrypts them with its key share and sends the partials to
-//     every other party.
+//     C'_k = C_k * prod_p E(R_p)_k (slot-wise d_i + sum_p R_{p,i}); the
+//     first T parties (T = the Paillier key's threshold: any T partials
+//     combine; T = n for the additive scheme) partially decrypt them and
+//     send the partials to every other party; the rest send nothing.
 //  Then every party combines the partials, unpacks
 //  M_i = d_i + sum_p R_{p,i} (UnpackMasked checks every slot's range), and
 //  outputs <d_i> = M_i - sum_p <r_{p,i}>, exact because
