@@ -184,8 +184,8 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
   crypto::NetworkStats net = network->Stats();
   stats.rounds = net.rounds;
   for (const crypto::PartyTraffic& traffic : net.parties) stats.bytes_sent.push_back(traffic.bytes_sent);
-  stats.partial_decryptions_per_iteration = plan.PartialDecryptionsPerIteration();
-  stats.partial_decryptions = plan.PartialDecryptionsPerIteration() * options.iterations +
+  stats.partial_decryptions_per_iteration = plan.PartialDecryptionsPerIteration(decryptors);
+  stats.partial_decryptions = plan.PartialDecryptionsPerIteration(decryptors) * options.iterations +
                               plan.PartialDecryptionsForPublication(decryptors);
   result.num_parties = n;
   result.threshold = t;

@@ -159,10 +159,10 @@ size_t SecureLdaPlan::SelectionSlot(int64_t token, int topic) const {
   return ct * layout_.slots() + slot;
 }
 
-uint64_t SecureLdaPlan::PartialDecryptionsPerIteration() const {
+uint64_t SecureLdaPlan::PartialDecryptionsPerIteration(int decryptors) const {
   uint64_t cts = TotalsCiphertexts();
   for (int64_t t : tokens_per_party_) cts += SelectionCiphertexts(t);
-  return cts * static_cast<uint64_t>(num_parties());
+  return cts * static_cast<uint64_t>(decryptors);
 }
 
 uint64_t SecureLdaPlan::PartialDecryptionsForPublication(int decryptors) const {

@@ -104,10 +104,10 @@ class SecureLdaPlan {
   // Ciphertext and slot of (local token j, topic k) in a party's selection.
   size_t SelectionSlot(int64_t token, int topic) const;  // ct * slots + slot
 
-  // Partial decryptions per iteration (all parties; the conversion has
-  // every party decrypt every masked ciphertext), and for publication when
-  // `decryptors` parties (the Paillier threshold) decrypt the final counts.
-  uint64_t PartialDecryptionsPerIteration() const;
+  // Partial decryptions per iteration and for publication, all parties
+  // together, when `decryptors` parties (the Paillier key's threshold)
+  // decrypt each ciphertext (share_conversion.h, the publication).
+  uint64_t PartialDecryptionsPerIteration(int decryptors) const;
   uint64_t PartialDecryptionsForPublication(int decryptors) const;
 
  private:

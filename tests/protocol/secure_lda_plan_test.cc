@@ -56,7 +56,7 @@ TEST(SecureLdaPlanTest, HandComputedWidthsAndSlots) {
   EXPECT_EQ(plan->SelectionSlot(3, 0), 18u);      // token 3: ciphertext 1
   EXPECT_EQ(plan->SelectionCiphertexts(1000), 334u);
   EXPECT_EQ(plan->token_offset(2), 2000);
-  EXPECT_EQ(plan->PartialDecryptionsPerIteration(), (3 * 334u + 1) * 3);
+  EXPECT_EQ(plan->PartialDecryptionsPerIteration(2), (3 * 334u + 1) * 2);
   EXPECT_EQ(plan->PartialDecryptionsForPublication(2), (1500u + 1) * 2);
 }
 
