@@ -11,6 +11,7 @@
 // every party's terms).
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -262,6 +263,12 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
   result.model.metadata["privacy"] = PrivacyStatement(result, f.key_bits);
   RETURN_IF_ERROR(lda::WriteModelFile(result.model, f.out));
   if (!f.mixtures_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(f.mixtures_dir, ec);
+    if (ec) {
+      return absl::PermissionDeniedError("cannot create the mixtures folder " + f.mixtures_dir +
+                                         ": " + ec.message());
+    }
     for (size_t i = 0; i < named.size(); ++i) {
       RETURN_IF_ERROR(WritePartyMixtures(f.mixtures_dir, named[i].name, data.corpora[i],
                                          result.mixtures[i]));

@@ -155,4 +155,46 @@ TEST_F(PpldaCliTest, EvaluateRejectsAModelFromAnotherVocabulary) {
   EXPECT_THAT(r.output, HasSubstr("vocabulary"));
 }
 
+TEST_F(PpldaCliTest, SimulateRunsTheSecureProtocolAndWritesTheSameModelFormat) {
+  for (const char* party : {"a", "b", "c"}) fs::create_directories(dir_ / party);
+  for (int i = 0; i < 24; ++i) {
+    const char* party = i % 3 == 0 ? "a" : (i % 3 == 1 ? "b" : "c");
+    fs::copy_file(dir_ / "docs" / ("doc" + std::to_string(100 + i) + ".txt"),
+                  dir_ / party / ("doc" + std::to_string(i) + ".txt"));
+  }
+  auto r = RunPplda("--quiet simulate --party A=" + Path("a") + " --party B=" + Path("b") +
+                    " --party C=" + Path("c") +
+                    " --min-df 1 --max-df 1.0 --topics 2 --iterations 3 --key-bits 1024 --out " +
+                    Path("secure.json") + " --mixtures-dir " + Path("mix"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto model = pplda::lda::ReadModelFile(Path("secure.json"));
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->num_topics, 2);
+  EXPECT_EQ(model->vocabulary.size(), 12);  // the union of the parties' terms
+  int64_t total = 0;
+  for (int64_t c : model->topic_term_counts) total += c;
+  EXPECT_EQ(total, 12 * 11 + 12 * 10);  // every token counted once, exactly
+  const auto& privacy = model->metadata["privacy"];
+  EXPECT_THAT(privacy["key"].get<std::string>(), HasSubstr("dealer"));
+  EXPECT_THAT(privacy["leakage"].get<std::string>(), HasSubstr("token count"));
+  EXPECT_EQ(privacy["paillier_modulus_bits"], 1024);
+  EXPECT_TRUE(fs::exists(dir_ / "mix" / "A.csv"));
+  // The secure model reads like any other: topics works on it.
+  EXPECT_EQ(RunPplda("topics --model " + Path("secure.json")).exit_code, 0);
+}
+
+TEST_F(PpldaCliTest, SimulateRejectsBadPartyLists) {
+  auto one = RunPplda("simulate --party A=" + Path("docs") + " --topics 2 --key-bits 1024");
+  EXPECT_EQ(one.exit_code, 1);
+  EXPECT_THAT(one.output, HasSubstr("at least 2 parties"));
+  auto malformed = RunPplda("simulate --party A" + Path("docs") + " --party B=" + Path("docs") +
+                            " --topics 2 --key-bits 1024");
+  EXPECT_EQ(malformed.exit_code, 1);
+  EXPECT_THAT(malformed.output, HasSubstr("NAME=PATH"));
+  auto twice = RunPplda("simulate --party A=" + Path("docs") + " --party A=" + Path("docs") +
+                        " --topics 2 --key-bits 1024");
+  EXPECT_EQ(twice.exit_code, 1);
+  EXPECT_THAT(twice.output, HasSubstr("twice"));
+}
+
 }  // namespace
