@@ -121,6 +121,7 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
   if (data.test.num_documents() > 0 && !f.no_evaluate) {
     lda::PerplexityOptions eval;
     eval.sweeps = f.eval_sweeps;
+    eval.burn_in = f.eval_sweeps / 5;  // 10 of the default 50
     eval.seed = f.sampler.seed;
     eval.threads = f.sampler.threads;
     ASSIGN_OR_RETURN(double perplexity, lda::HeldOutPerplexity(model, data.test, eval));
@@ -151,7 +152,7 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
   AddInputFlags(app, &flags->input);
   app->add_option("--topics,-k", flags->sampler.num_topics, "Number of topics K")
       ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
+      ->check(CLI::Range(1, 65535));
   app->add_option("--iterations,-n", flags->iterations, "Gibbs iterations")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000000));
@@ -175,7 +176,8 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
   app->add_option("--mixtures", flags->mixtures_out,
                   "Also write each training document's topic mixture to this CSV file");
   app->add_option("--eval-sweeps", flags->eval_sweeps,
-                  "Gibbs sweeps per held-out document for perplexity (document completion)")
+                  "Gibbs sweeps per held-out document for perplexity (document completion; "
+                  "the first fifth are burn-in)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
   app->add_flag("--no-evaluate", flags->no_evaluate,

@@ -60,7 +60,8 @@ TEST_F(PpldaCliTest, PrepareTrainTopicsEvaluate) {
   ASSERT_EQ(prep.exit_code, 0) << prep.output;
   EXPECT_THAT(prep.output, HasSubstr("prepared"));
   auto train = RunPplda("--quiet train --input " + Path("prepared") +
-                   " --topics 2 --iterations 50 --seed 7 --threads 1 --out " + Path("model.json") +
+                   " --topics 2 --iterations 50 --seed 7 --threads 1 --eval-sweeps 5 --out " +
+                   Path("model.json") +
                    " --mixtures " + Path("mix.csv"));
   ASSERT_EQ(train.exit_code, 0) << train.output;
   EXPECT_THAT(train.output, HasSubstr("held-out perplexity"));
@@ -125,6 +126,7 @@ TEST_F(PpldaCliTest, MissingInputIsAClearError) {
 
 TEST_F(PpldaCliTest, BadOptionValuesAreRejected) {
   EXPECT_NE(RunPplda("train --input " + Path("docs") + " --topics 0").exit_code, 0);
+  EXPECT_NE(RunPplda("train --input " + Path("docs") + " --topics 70000").exit_code, 0);
   EXPECT_NE(RunPplda("train --input " + Path("docs") + " --sampler fancy").exit_code, 0);
   EXPECT_NE(RunPplda("train --input " + Path("docs") + " --alpha -1").exit_code, 0);
   auto r = RunPplda("train --input " + Path("docs") + " --format xml");
