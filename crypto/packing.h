@@ -15,7 +15,8 @@
 //                max_terms packed vectors has |slot| < 2^A (checked by Unpack);
 //   mask bound   with mask_parties = k > 0, each party's conversion mask is
 //                uniform in [0, 2^(A + sigma)) (mask_bound()), which hides a
-//                slot value of A bits with statistical distance <= 2^-sigma;
+//                signed slot value |v| < 2^A (2^(A+1) possible values) with
+//                statistical distance <= 2^(1 - sigma);
 //                the masked slot lies in [-2^A, 2^A + k 2^(A + sigma));
 //   slot width   W = A + 1 + guard_bits + (k > 0 ? sigma + ceil(log2(k + 1)) : 0).
 // Worked example (docs/crypto.md): N of 2048 bits, value_bits = 24,
