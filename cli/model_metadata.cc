@@ -1,5 +1,7 @@
 #include "cli/model_metadata.h"
 
+#include <fstream>
+
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "absl/time/clock.h"
@@ -67,6 +69,22 @@ std::string PerplexityMethod(const lda::PerplexityOptions& o) {
 std::string CsvField(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   return "\"" + absl::StrReplaceAll(s, {{"\"", "\"\""}}) + "\"";
+}
+
+absl::Status WriteTopicMixturesCsv(const std::vector<std::vector<double>>& theta,
+                                   const lda::Corpus& corpus, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) return absl::NotFoundError("cannot write topic mixtures to " + path);
+  out << "document";
+  for (size_t k = 0; k < (theta.empty() ? 0 : theta[0].size()); ++k) out << ",topic_" << k;
+  out << "\n";
+  for (size_t m = 0; m < theta.size(); ++m) {
+    out << CsvField(corpus.documents[m].name);
+    for (double p : theta[m]) out << absl::StrFormat(",%.6g", p);
+    out << "\n";
+  }
+  if (!out) return absl::DataLossError("error while writing " + path);
+  return absl::OkStatus();
 }
 
 }  // namespace pplda::cli

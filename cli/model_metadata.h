@@ -5,6 +5,10 @@
 #define PPLDA_CLI_MODEL_METADATA_H_
 
 #include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "lda/corpus.h"
 
 #include "cli/input_flags.h"
 #include "lda/metrics.h"
@@ -25,6 +29,11 @@ std::string PerplexityMethod(const lda::PerplexityOptions& options);
 
 // `s` quoted for a CSV field when it needs to be.
 std::string CsvField(const std::string& s);
+
+// Writes each document's topic mixture as CSV: a header "document,topic_0,...",
+// then one row per document of `corpus` (theta[m] is document m's mixture).
+absl::Status WriteTopicMixturesCsv(const std::vector<std::vector<double>>& theta,
+                                   const lda::Corpus& corpus, const std::string& path);
 
 }  // namespace pplda::cli
 

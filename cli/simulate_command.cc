@@ -141,24 +141,6 @@ std::string PhaseLine(const party::PartyPhaseTimes& t) {
                          t.selection, t.exchange, t.conversion, t.weights, t.draw, t.update);
 }
 
-absl::Status WritePartyMixtures(const std::string& dir, const std::string& name,
-                                const lda::Corpus& corpus,
-                                const std::vector<std::vector<double>>& theta) {
-  const std::string path = dir + "/" + name + ".csv";
-  std::ofstream out(path);
-  if (!out) return absl::NotFoundError("cannot write topic mixtures to " + path);
-  out << "document";
-  for (size_t k = 0; k < (theta.empty() ? 0 : theta[0].size()); ++k) out << ",topic_" << k;
-  out << "\n";
-  for (size_t m = 0; m < theta.size(); ++m) {
-    out << CsvField(corpus.documents[m].name);
-    for (double p : theta[m]) out << absl::StrFormat(",%.6g", p);
-    out << "\n";
-  }
-  if (!out) return absl::DataLossError("error while writing " + path);
-  return absl::OkStatus();
-}
-
 nlohmann::json PrivacyStatement(const coordinator::LocalConsortiumResult& r, int key_bits) {
   return {{"setting", "secure multi-party simulation (all parties in one process)"},
           {"key", "dealer-mode key: one process dealt every key share and could decrypt "
@@ -270,8 +252,8 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
                                          ": " + ec.message());
     }
     for (size_t i = 0; i < named.size(); ++i) {
-      RETURN_IF_ERROR(WritePartyMixtures(f.mixtures_dir, named[i].name, data.corpora[i],
-                                         result.mixtures[i]));
+      RETURN_IF_ERROR(WriteTopicMixturesCsv(result.mixtures[i], data.corpora[i],
+                                            f.mixtures_dir + "/" + named[i].name + ".csv"));
     }
   }
   std::printf("secure run: %d iterations in %.1f s (%.2f s/iteration), %llu partial decryptions, "

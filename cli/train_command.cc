@@ -61,22 +61,6 @@ absl::StatusOr<TrainingData> LoadTrainingData(const InputFlags& f, bool quiet) {
   return data;
 }
 
-absl::Status WriteMixtures(const std::vector<std::vector<double>>& theta,
-                           const lda::Corpus& corpus, const std::string& path) {
-  std::ofstream out(path);
-  if (!out) return absl::NotFoundError("cannot write topic mixtures to " + path);
-  out << "document";
-  for (size_t k = 0; k < (theta.empty() ? 0 : theta[0].size()); ++k) out << ",topic_" << k;
-  out << "\n";
-  for (size_t m = 0; m < theta.size(); ++m) {
-    out << CsvField(corpus.documents[m].name);
-    for (double p : theta[m]) out << absl::StrFormat(",%.6g", p);
-    out << "\n";
-  }
-  if (!out) return absl::DataLossError("error while writing " + path);
-  return absl::OkStatus();
-}
-
 absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
   ASSIGN_OR_RETURN(TrainingData data, LoadTrainingData(f.input, g.quiet));
   if (!g.quiet) {
@@ -136,7 +120,8 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
   }
   RETURN_IF_ERROR(lda::WriteModelFile(model, f.out));
   if (!f.mixtures_out.empty()) {
-    RETURN_IF_ERROR(WriteMixtures(sampler->DocumentTopicMixtures(), data.train, f.mixtures_out));
+    RETURN_IF_ERROR(
+        WriteTopicMixturesCsv(sampler->DocumentTopicMixtures(), data.train, f.mixtures_out));
   }
   std::printf("trained K=%d on %lld tokens in %.1f s; model written to %s\n",
               f.sampler.num_topics, static_cast<long long>(data.train.num_tokens()), seconds,
