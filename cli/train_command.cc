@@ -2,7 +2,6 @@
 // samplers on a prepared folder or raw documents, writes the model JSON and,
 // when the input has a test set, reports held-out perplexity and coherence.
 #include <chrono>
-#include <fstream>
 #include <memory>
 
 #include "absl/strings/str_format.h"
