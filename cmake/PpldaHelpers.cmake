@@ -33,3 +33,23 @@ function(pplda_benchmark name)
     target_link_libraries(${name} PRIVATE ${ARG_DEPS} benchmark::benchmark)
   endif()
 endfunction()
+
+# pplda_tests_in_folder(<prefix> DEPS ... [EXCLUDE file ...]): every foo_test.cc
+# of the calling folder becomes the binary <prefix>_foo_test (label "unit");
+# foo_stat_test.cc gets label "statistical" (fixed seeds, stated error rates)
+# and a 900 s timeout.
+function(pplda_tests_in_folder prefix)
+  cmake_parse_arguments(ARG "" "" "DEPS;EXCLUDE" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cc)
+  foreach(excluded ${ARG_EXCLUDE})
+    list(REMOVE_ITEM sources ${CMAKE_CURRENT_SOURCE_DIR}/${excluded})
+  endforeach()
+  foreach(src ${sources})
+    get_filename_component(name ${src} NAME_WE)
+    if(name MATCHES "_stat_test$")
+      pplda_test(${prefix}_${name} SOURCES ${src} DEPS ${ARG_DEPS} LABELS statistical TIMEOUT 900)
+    else()
+      pplda_test(${prefix}_${name} SOURCES ${src} DEPS ${ARG_DEPS})
+    endif()
+  endforeach()
+endfunction()
