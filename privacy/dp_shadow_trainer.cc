@@ -1,0 +1,43 @@
+#include "privacy/dp_shadow_trainer.h"
+
+#include <utility>
+
+#include "base/status_macros.h"
+#include "crypto/secure_rng_testing.h"
+
+namespace pplda::privacy {
+namespace {
+
+// Keeps the noise stream apart from any other use of the model's seed.
+constexpr uint64_t kNoiseStream = 0x6470'6e6f'6973'6531;  // "dpnoise1"
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<DpShadowTrainer>> DpShadowTrainer::Create(
+    std::unique_ptr<ShadowTrainer> inner, const DpTrainingOptions& options) {
+  RETURN_IF_ERROR(ValidateDpTrainingOptions(options));
+  if (!options.enabled()) {
+    return absl::InvalidArgumentError("DpShadowTrainer needs DP vocabulary or DP model options");
+  }
+  if (inner == nullptr) return absl::InvalidArgumentError("DpShadowTrainer needs a trainer");
+  return std::unique_ptr<DpShadowTrainer>(new DpShadowTrainer(std::move(inner), options));
+}
+
+absl::StatusOr<lda::LdaModel> DpShadowTrainer::Train(const lda::Corpus& members,
+                                                     uint64_t seed) const {
+  crypto::SeededRng rng(seed ^ kNoiseStream);
+  PrivacyAccountant accountant;
+  ASSIGN_OR_RETURN(DpTrainingCorpus prepared,
+                   PrepareDpTrainingCorpus(members, options_, rng, &accountant));
+  ASSIGN_OR_RETURN(lda::LdaModel model, inner_->Train(prepared.corpus, seed));
+  RETURN_IF_ERROR(ReleaseDpModel(options_, rng, &model, &accountant));
+  return model;
+}
+
+nlohmann::json DpShadowTrainer::Describe() const {
+  nlohmann::json out = inner_->Describe();
+  out["differential_privacy"] = DescribeDpOptions(options_);
+  return out;
+}
+
+}  // namespace pplda::privacy

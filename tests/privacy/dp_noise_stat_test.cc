@@ -1,0 +1,181 @@
+// Statistical tests of the exact DP noise samplers, each with a fixed seed
+// (crypto::SeededRng) and a stated false-alarm rate:
+//  - Bernoulli(p) and Bernoulli(exp(-g)): the count of successes in n trials
+//    lies within 5 standard deviations of n p (two-sided false alarm below
+//    6e-7 per check under the null);
+//  - discrete Laplace and discrete Gaussian: chi-square goodness of fit of
+//    10^5 samples against the exact pmf (normalised numerically over
+//    |x| <= 60 sigma), cells with expected count >= 5 (tails pooled), at
+//    the 10^-4 level (critical value from the Wilson-Hilferty
+//    approximation, conservative here); plus symmetry (mean within 5
+//    standard errors of 0) and variance within 5% of the pmf's.
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "crypto/secure_rng_testing.h"
+#include "gtest/gtest.h"
+#include "privacy/discrete_gaussian.h"
+#include "privacy/exact_bernoulli.h"
+
+namespace pplda::privacy {
+namespace {
+
+void ExpectBinomialCount(int successes, int n, double p, const std::string& what) {
+  const double mean = n * p;
+  const double sd = std::sqrt(n * p * (1 - p));
+  EXPECT_NEAR(successes, mean, 5 * sd + 1e-9) << what;
+}
+
+TEST(ExactBernoulliStat, RationalMatchesProbability) {
+  crypto::SeededRng rng(11);
+  const int n = 100000;
+  for (auto [num, den] : std::vector<std::pair<int, int>>{{1, 2}, {1, 3}, {7, 10}, {1, 1000}}) {
+    int hits = 0;
+    for (int i = 0; i < n; ++i) hits += BernoulliRational(mpq_class(num, den), rng) ? 1 : 0;
+    ExpectBinomialCount(hits, n, static_cast<double>(num) / den,
+                        std::to_string(num) + "/" + std::to_string(den));
+  }
+}
+
+TEST(ExactBernoulliStat, ExpMinusMatchesProbability) {
+  crypto::SeededRng rng(12);
+  const int n = 100000;
+  for (auto [num, den] :
+       std::vector<std::pair<int, int>>{{0, 1}, {1, 2}, {1, 1}, {7, 3}, {5, 2}, {9, 1}}) {
+    int hits = 0;
+    const mpq_class gamma(num, den);
+    for (int i = 0; i < n; ++i) hits += BernoulliExpMinus(gamma, rng) ? 1 : 0;
+    ExpectBinomialCount(hits, n, std::exp(-static_cast<double>(num) / den),
+                        "exp(-" + std::to_string(num) + "/" + std::to_string(den) + ")");
+  }
+}
+
+TEST(ExactBernoulliStat, OutOfRangeIsClamped) {
+  crypto::SeededRng rng(13);
+  EXPECT_FALSE(BernoulliRational(mpq_class(-1, 2), rng));
+  EXPECT_TRUE(BernoulliRational(mpq_class(3, 2), rng));
+  EXPECT_TRUE(BernoulliExpMinus(mpq_class(-1, 2), rng));
+}
+
+// Upper 10^-4 quantile of chi-square with k degrees of freedom
+// (Wilson-Hilferty; z = 3.719).
+double ChiSquareCritical(int k) {
+  const double z = 3.719;
+  const double a = 2.0 / (9.0 * k);
+  return k * std::pow(1 - a + z * std::sqrt(a), 3);
+}
+
+struct FitResult {
+  double chi2 = 0;
+  double critical = 0;  // 10^-4 level
+  int cells = 0;
+  double mean = 0;
+  double mean_bound = 0;  // 5 standard errors
+  double variance = 0;    // of the samples
+  double expected_variance = 0;
+};
+
+// Goodness of fit of `samples` to weights w(x) (unnormalised) over |x| <= range.
+FitResult Fit(const std::vector<int64_t>& samples, double (*weight)(int64_t, double),
+                double param, int64_t range) {
+  std::vector<double> pmf;
+  double total = 0;
+  for (int64_t x = -range; x <= range; ++x) {
+    pmf.push_back(weight(x, param));
+    total += pmf.back();
+  }
+  double variance = 0;
+  for (int64_t x = -range; x <= range; ++x) {
+    pmf[x + range] /= total;
+    variance += pmf[x + range] * x * x;
+  }
+  std::map<int64_t, int64_t> observed;
+  double sum = 0, sum_squares = 0;
+  for (int64_t s : samples) {
+    ++observed[s];
+    sum += s;
+    sum_squares += static_cast<double>(s) * s;
+  }
+  const double n = static_cast<double>(samples.size());
+  // Cells: each x with expected >= 5, the rest pooled into one tail cell.
+  double chi2 = 0, tail_expected = 0, tail_observed = 0;
+  int cells = 0;
+  for (int64_t x = -range; x <= range; ++x) {
+    const double expected = n * pmf[x + range];
+    const double seen = observed.count(x) ? static_cast<double>(observed[x]) : 0.0;
+    if (expected >= 5) {
+      chi2 += (seen - expected) * (seen - expected) / expected;
+      ++cells;
+    } else {
+      tail_expected += expected;
+      tail_observed += seen;
+    }
+  }
+  for (const auto& [x, c] : observed) {
+    if (x < -range || x > range) tail_observed += static_cast<double>(c);
+  }
+  if (tail_expected > 0) {
+    chi2 += (tail_observed - tail_expected) * (tail_observed - tail_expected) / tail_expected;
+    ++cells;
+  }
+  FitResult r;
+  r.chi2 = chi2;
+  r.cells = cells;
+  r.critical = ChiSquareCritical(cells - 1);
+  r.mean = sum / n;
+  r.mean_bound = 5 * std::sqrt(variance / n);
+  r.variance = sum_squares / n - r.mean * r.mean;
+  r.expected_variance = variance;
+  return r;
+}
+
+void ExpectFits(const FitResult& r, const std::string& what) {
+  EXPECT_LT(r.chi2, r.critical) << what << " over " << r.cells << " cells";
+  EXPECT_NEAR(r.mean, 0, r.mean_bound) << what;
+  EXPECT_NEAR(r.variance, r.expected_variance, 0.05 * r.expected_variance) << what;
+}
+
+double LaplaceWeight(int64_t x, double t) { return std::exp(-std::abs(static_cast<double>(x)) / t); }
+double GaussianWeight(int64_t x, double s2) {
+  return std::exp(-static_cast<double>(x) * x / (2 * s2));
+}
+
+TEST(DiscreteLaplaceStat, MatchesPmf) {
+  crypto::SeededRng rng(21);
+  for (int t : {1, 3, 20}) {
+    std::vector<int64_t> samples;
+    for (int i = 0; i < 100000; ++i) samples.push_back(SampleDiscreteLaplace(mpz_class(t), rng));
+    ExpectFits(Fit(samples, LaplaceWeight, t, 60 * t), "discrete Laplace t=" + std::to_string(t));
+  }
+}
+
+TEST(DiscreteGaussianStat, MatchesPmf) {
+  crypto::SeededRng rng(22);
+  for (const mpq_class& s2 : {mpq_class(1, 4), mpq_class(3), mpq_class(1000, 7), mpq_class(2500)}) {
+    auto g = DiscreteGaussian::Create(s2);
+    ASSERT_TRUE(g.ok()) << g.status();
+    std::vector<int64_t> samples;
+    for (int i = 0; i < 100000; ++i) samples.push_back(g->Sample(rng));
+    const double sigma = g->sigma();
+    ExpectFits(Fit(samples, GaussianWeight, s2.get_d(), static_cast<int64_t>(60 * sigma) + 2),
+               "discrete Gaussian sigma^2=" + s2.get_str());
+  }
+}
+
+// A control that must fail: samples of sigma^2 = 3 tested against sigma^2 =
+// 4 are rejected (so the fit test above has power).
+TEST(DiscreteGaussianStat, FitRejectsWrongVariance) {
+  crypto::SeededRng rng(23);
+  auto g = DiscreteGaussian::Create(mpq_class(3));
+  ASSERT_TRUE(g.ok());
+  std::vector<int64_t> samples;
+  for (int i = 0; i < 100000; ++i) samples.push_back(g->Sample(rng));
+  const FitResult wrong = Fit(samples, GaussianWeight, 4.0, 130);
+  EXPECT_GT(wrong.chi2, wrong.critical);
+  const FitResult right = Fit(samples, GaussianWeight, 3.0, 130);
+  EXPECT_LT(right.chi2, right.critical);
+}
+
+}  // namespace
+}  // namespace pplda::privacy
