@@ -3,7 +3,9 @@
 // models on random halves with the same pipeline and parameters as
 // `pplda train`, attacks each with the others as shadows, and writes the
 // figures (JSON), the ROC (CSV and log-log SVG), per-document exposure and a
-// Markdown report into --out.
+// Markdown report into --out. With the DP flags (cli/dp_flags.h) every model
+// goes through the DP pipeline the real run would use, so the audit measures
+// what DP buys.
 #include <cstdio>
 #include <memory>
 #include <utility>
@@ -12,9 +14,11 @@
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "cli/command.h"
+#include "cli/dp_flags.h"
 #include "cli/input_flags.h"
 #include "cli/model_metadata.h"
 #include "privacy/audit_report.h"
+#include "privacy/dp_shadow_trainer.h"
 #include "privacy/gibbs_shadow_trainer.h"
 #include "privacy/lira_audit.h"
 #include "spdlog/spdlog.h"
@@ -33,6 +37,7 @@ struct AuditFlags {
   uint64_t seed = 1;
   int threads = 0;
   std::string out = "audit";
+  DpFlags dp;
 };
 
 struct AuditCorpus {
@@ -85,6 +90,11 @@ std::string CommandLine(const AuditFlags& f) {
                         "--beta %g --seed %d --variance %s --zeta-tolerance %g",
                         s.num_topics, f.shadows, f.training.iterations, f.training.sampler, s.alpha,
                         s.beta, f.seed, f.variance, f.zeta_tolerance);
+  if (f.dp.epsilon > 0) absl::StrAppendFormat(&cmd, " --dp-epsilon %g --dp-delta %g", f.dp.epsilon, f.dp.delta);
+  if (f.dp.vocab_epsilon > 0) {
+    absl::StrAppendFormat(&cmd, " --dp-vocab-epsilon %g --dp-vocab-delta %g --dp-vocab-max-terms %d",
+                          f.dp.vocab_epsilon, f.dp.vocab_delta, f.dp.vocab_max_terms);
+  }
   if (f.online_only) cmd += " --online";
   if (f.offline_only) cmd += " --offline";
   return cmd + " --out " + f.out;
@@ -99,6 +109,17 @@ void PrintFigures(const privacy::AuditResult& r, const privacy::AuditReportOptio
   if (o.offline) line("offline", r.evaluation.offline);
 }
 
+// The plaintext trainer, wrapped in the DP pipeline when DP is asked for.
+absl::StatusOr<std::unique_ptr<privacy::ShadowTrainer>> MakeTrainer(
+    const privacy::GibbsTrainingOptions& training, const privacy::DpTrainingOptions& dp) {
+  ASSIGN_OR_RETURN(std::unique_ptr<privacy::GibbsShadowTrainer> gibbs,
+                   privacy::GibbsShadowTrainer::Create(training));
+  if (!dp.enabled()) return std::unique_ptr<privacy::ShadowTrainer>(std::move(gibbs));
+  ASSIGN_OR_RETURN(std::unique_ptr<privacy::DpShadowTrainer> wrapped,
+                   privacy::DpShadowTrainer::Create(std::move(gibbs), dp));
+  return std::unique_ptr<privacy::ShadowTrainer>(std::move(wrapped));
+}
+
 absl::Status RunAudit(const AuditFlags& f, const GlobalFlags& g) {
   RETURN_IF_ERROR(privacy::CheckAuditOutputDir(f.out));
   privacy::AuditOptions options;
@@ -108,9 +129,15 @@ absl::Status RunAudit(const AuditFlags& f, const GlobalFlags& g) {
   options.zeta.tolerance = f.zeta_tolerance;
   ASSIGN_OR_RETURN(options.lira.variance, privacy::ParseVarianceMode(f.variance));
   RETURN_IF_ERROR(privacy::ValidateAuditOptions(options));
-  ASSIGN_OR_RETURN(std::unique_ptr<privacy::GibbsShadowTrainer> trainer,
-                   privacy::GibbsShadowTrainer::Create(f.training));
-  ASSIGN_OR_RETURN(AuditCorpus data, LoadAuditCorpus(f.input, g.quiet));
+  ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input));
+  ASSIGN_OR_RETURN(std::unique_ptr<privacy::ShadowTrainer> trainer, MakeTrainer(f.training, dp));
+  ASSIGN_OR_RETURN(AuditCorpus data,
+                   LoadAuditCorpus(InputFlagsForDp(f.input, dp, g.quiet), g.quiet));
+  const int64_t cut = ApplyDpCap(dp, &data.corpus);
+  if (cut > 0 && !g.quiet) {
+    spdlog::info("DP: cut {} documents to their first {} tokens", cut,
+                 dp.model->max_tokens_per_document);
+  }
   RETURN_IF_ERROR(privacy::ValidateAuditRequest(data.corpus.num_documents(), options));
   const int models = f.shadows + 1;
   if (!g.quiet) {
@@ -191,6 +218,7 @@ void AddAuditCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
   app->add_option("--out,-o", flags->out,
                   "Output folder (audit.json, roc.csv, roc.svg, documents.csv, report.md)")
       ->capture_default_str();
+  AddDpFlags(app, &flags->dp);
   app->callback([flags, &globals, run] {
     *run = [flags, &globals] { return RunAudit(*flags, globals); };
   });

@@ -1,17 +1,21 @@
 // `pplda train`: fits an LDA model with the plaintext collapsed Gibbs
 // samplers on a prepared folder or raw documents, writes the model JSON and,
 // when the input has a test set, reports held-out perplexity and coherence.
+// With the DP flags (cli/dp_flags.h) the vocabulary and/or the published
+// counts are differentially private and the model records the budget spent.
 #include <chrono>
 #include <memory>
 
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "cli/command.h"
+#include "cli/dp_flags.h"
 #include "cli/input_flags.h"
 #include "cli/model_metadata.h"
 #include "lda/collapsed_gibbs_sampler.h"
 #include "lda/metrics.h"
 #include "lda/model_file.h"
+#include "privacy/dp_training.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::cli {
@@ -26,6 +30,7 @@ struct TrainFlags {
   std::string mixtures_out;
   int eval_sweeps = 50;
   bool no_evaluate = false;
+  DpFlags dp;
 };
 
 // The training corpus, and a held-out one when the input was prepared.
@@ -60,8 +65,36 @@ absl::StatusOr<TrainingData> LoadTrainingData(const InputFlags& f, bool quiet) {
   return data;
 }
 
+// DP vocabulary selection and the cap before training (OS CSPRNG noise).
+absl::Status PrepareForDp(const privacy::DpTrainingOptions& dp, crypto::SecureRng& rng,
+                          bool quiet, TrainingData* data, privacy::PrivacyAccountant* accountant) {
+  if (!dp.enabled()) return absl::OkStatus();
+  const int64_t cut = ApplyDpCap(dp, &data->train);
+  if (cut > 0 && !quiet) {
+    spdlog::info("DP: cut {} training documents to their first {} tokens", cut,
+                 dp.model->max_tokens_per_document);
+  }
+  ASSIGN_OR_RETURN(privacy::DpTrainingCorpus prepared,
+                   privacy::PrepareDpTrainingCorpus(data->train, dp, rng, accountant));
+  if (dp.vocabulary && !quiet) {
+    spdlog::info("DP vocabulary: kept {} of {} terms; {} documents left without tokens dropped",
+                 prepared.corpus.vocabulary.size(), data->train.vocabulary.size(),
+                 prepared.dropped_documents);
+  }
+  data->train = std::move(prepared.corpus);
+  data->corpus_info["train_documents"] = data->train.num_documents();
+  data->corpus_info["train_tokens"] = data->train.num_tokens();
+  data->corpus_info["vocabulary_size"] = data->train.vocabulary.size();
+  return absl::OkStatus();
+}
+
 absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
-  ASSIGN_OR_RETURN(TrainingData data, LoadTrainingData(f.input, g.quiet));
+  ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input));
+  ASSIGN_OR_RETURN(TrainingData data,
+                   LoadTrainingData(InputFlagsForDp(f.input, dp, g.quiet), g.quiet));
+  crypto::SodiumRng noise_rng;
+  privacy::PrivacyAccountant accountant;
+  RETURN_IF_ERROR(PrepareForDp(dp, noise_rng, g.quiet, &data, &accountant));
   if (!g.quiet) {
     spdlog::info("training {} sampler: {} documents, {} tokens, {} terms, K={}, {} iterations",
                  f.sampler_kind, data.train.num_documents(), data.train.num_tokens(),
@@ -91,6 +124,7 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   lda::LdaModel model = sampler->Model();
+  RETURN_IF_ERROR(privacy::ReleaseDpModel(dp, noise_rng, &model, &accountant));
   nlohmann::json training = {{"mode", "plaintext"},
                              {"sampler", f.sampler_kind},
                              {"iterations", f.iterations},
@@ -100,6 +134,12 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
                              {"tokens_per_second", tokens * f.iterations / seconds},
                              {"log_likelihood_per_token_trace", trace}};
   AddStandardMetadata(&model.metadata, training, data.corpus_info);
+  if (dp.enabled()) {
+    model.metadata["privacy"] = privacy::DpPrivacyStatement(dp, accountant);
+    std::printf("differential privacy: epsilon %g, delta %g spent (%s)\n", accountant.epsilon(),
+                accountant.delta(),
+                dp.vocabulary ? "vocabulary and model" : (dp.model ? "model" : "vocabulary"));
+  }
 
   if (data.test.num_documents() > 0 && !f.no_evaluate) {
     lda::PerplexityOptions eval;
@@ -166,6 +206,7 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
       ->check(CLI::Range(1, 100000));
   app->add_flag("--no-evaluate", flags->no_evaluate,
                 "Skip the held-out evaluation after training on a prepared folder");
+  AddDpFlags(app, &flags->dp);
   app->callback([flags, &globals, run] { *run = [flags, &globals] { return RunTrain(*flags, globals); }; });
 }
 

@@ -199,4 +199,66 @@ TEST_F(PpldaCliTest, SimulateRejectsBadPartyLists) {
   EXPECT_THAT(twice.output, HasSubstr("twice"));
 }
 
+TEST_F(PpldaCliTest, TrainWithDpNoiseRecordsTheBudget) {
+  const std::string common = "--quiet train --input " + Path("docs") +
+                             " --min-df 1 --max-df 1.0 --topics 2 --iterations 30 --max-tokens 8 "
+                             "--dp-epsilon 2 --dp-delta 1e-6 --out ";
+  auto a = RunPplda(common + Path("a.json"));
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  EXPECT_THAT(a.output, HasSubstr("differential privacy: epsilon 2, delta 1e-06 spent (model)"));
+  ASSERT_EQ(RunPplda(common + Path("b.json")).exit_code, 0);
+  auto ma = pplda::lda::ReadModelFile(Path("a.json"));
+  auto mb = pplda::lda::ReadModelFile(Path("b.json"));
+  ASSERT_TRUE(ma.ok() && mb.ok()) << ma.status();
+  // The noise comes from the OS CSPRNG, not the seed: two runs differ.
+  EXPECT_NE(ma->topic_term_counts, mb->topic_term_counts);
+  const nlohmann::json& p = ma->metadata["privacy"];
+  EXPECT_EQ(p["epsilon"], 2.0);
+  EXPECT_EQ(p["delta"], 1e-6);
+  EXPECT_EQ(p["vocabulary_private"], false);
+  const nlohmann::json& release = p["differential_privacy"]["releases"][0];
+  EXPECT_EQ(release["release"], "topic_term_counts");
+  EXPECT_EQ(release["parameters"]["max_tokens_per_document"], 8);
+  EXPECT_THAT(p["leakage"].get<std::string>(), HasSubstr("NOT private"));
+  for (int64_t c : ma->topic_term_counts) EXPECT_GE(c, 0);
+}
+
+TEST_F(PpldaCliTest, TrainWithDpVocabularyKeepsOnlyCommonContributedTerms) {
+  // Each document contributes its 5 most frequent terms: "sailing" and "law"
+  // (once per document) are never contributed, so they cannot be selected.
+  auto r = RunPplda("--quiet train --input " + Path("docs") +
+                    " --topics 2 --iterations 30 --dp-vocab-epsilon 50 --dp-vocab-max-terms 5 "
+                    "--out " + Path("v.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto m = pplda::lda::ReadModelFile(Path("v.json"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->vocabulary.size(), 10);
+  EXPECT_FALSE(m->vocabulary.Find("sailing").has_value());
+  EXPECT_FALSE(m->vocabulary.Find("law").has_value());
+  EXPECT_TRUE(m->vocabulary.Find("harbour").has_value());
+  EXPECT_EQ(m->metadata["privacy"]["vocabulary_private"], true);
+  EXPECT_EQ(m->metadata["privacy"]["epsilon"], 50.0);
+  EXPECT_EQ(m->metadata["corpus"]["preprocessing"]["min_df"], 1);
+}
+
+TEST_F(PpldaCliTest, DpOptionErrorsNameTheFlag) {
+  auto r = RunPplda("train --input " + Path("docs") + " --dp-epsilon 1 --out " + Path("m.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("--dp-epsilon needs --max-tokens L"));
+  ASSERT_EQ(RunPplda("--quiet prepare --input " + Path("docs") + " --out " + Path("prepared"))
+                .exit_code,
+            0);
+  r = RunPplda("train --input " + Path("prepared") + " --dp-vocab-epsilon 1 --out " +
+               Path("m.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("--dp-vocab-epsilon needs raw documents"));
+  r = RunPplda("train --input " + Path("docs") + " --dp-vocab-epsilon 0.01 --out " +
+               Path("m.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("kept none of the"));
+  EXPECT_NE(RunPplda("train --input " + Path("docs") + " --dp-epsilon -1").exit_code, 0);
+  EXPECT_NE(RunPplda("train --input " + Path("docs") + " --dp-delta 0.7").exit_code, 0);
+  EXPECT_FALSE(fs::exists(dir_ / "m.json"));
+}
+
 }  // namespace

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces the LiRA figures of docs/privacy.md (Manzonelli, Zhang & Vadhan,
 # "Membership Inference Attacks and Privacy in Topic Modeling", Table 2 and
-# Figure 3: TPR at 0.1% FPR grows with K) on the real corpora of
-# ../shared/data with `pplda audit`. Not part of any test run: it trains
+# Figure 3: TPR at 0.1% FPR grows with K; Figure 6: DP lowers it) on real
+# corpora with `pplda audit`. Not part of any test run: it trains
 # (SHADOWS + 1) models per row, tens of minutes in all on two cores.
 #
 # Usage: tests/privacy/reproduce_lira.sh [BUILD_DIR] [OUT_DIR]
@@ -18,12 +18,20 @@
 #   PRIORS      extra rows with other priors, "ALPHA:BETA" pairs at K = 10
 #               ["0.1:0.1", the scikit-learn defaults 1/K at K = 10]
 #   SEED        [1]
+#   MAX_TOKENS  cap every document at this many tokens in every row [none];
+#               needed by the DP rows (their sensitivity)
+#   DP_EPSILONS for each K, one more row per value with DP noise on the
+#               published counts (--dp-epsilon, delta 1e-5) [none]
+#   DP_VOCAB_EPSILONS  at K = 10, rows with DP vocabulary selection at each
+#               value combined with each DP_EPSILONS value [none]
 #
 # Corpora (preprocessing: pplda defaults, docs/corpus.md):
 #   sotu   State of the Union addresses cut into windows of whole sentences
 #          of at most 200 words (about 10,000 documents of 77 tokens)
 #   brown  the Brown corpus, one document per sample (500 documents of
 #          about 820 tokens; long documents, like the paper's NIPS corpus)
+#   bundled  the repository's own SOTU slice (data/sotu) in windows of
+#          whole sentences of at most 100 words (2,513 documents)
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -36,6 +44,15 @@ shadows="${SHADOWS:-64}"
 iterations="${ITERATIONS:-500}"
 priors="${PRIORS-0.1:0.1}"
 seed="${SEED:-1}"
+max_tokens="${MAX_TOKENS:-}"
+dp_epsilons="${DP_EPSILONS:-}"
+dp_vocab_epsilons="${DP_VOCAB_EPSILONS:-}"
+if [ -n "$dp_epsilons$dp_vocab_epsilons" ] && [ -z "$max_tokens" ]; then
+  echo "reproduce_lira: DP rows need MAX_TOKENS (the documents' cap, their sensitivity)" >&2
+  exit 1
+fi
+cap_args=""
+[ -n "$max_tokens" ] && cap_args="--max-tokens $max_tokens"
 pplda="$build/cli/pplda"
 
 [ -x "$pplda" ] || { echo "reproduce_lira: $pplda not found; build the pplda target first" >&2; exit 1; }
@@ -50,23 +67,28 @@ corpus_args() {
   case "$1" in
     sotu) echo "--input $data/sotu --split sentences --window-words 200" ;;
     brown) echo "--input $data/brown" ;;
-    *) echo "reproduce_lira: unknown corpus $1 (sotu, brown)" >&2; return 1 ;;
+    bundled) echo "--input $repo/data/sotu --split sentences" ;;
+    *) echo "reproduce_lira: unknown corpus $1 (sotu, brown, bundled)" >&2; return 1 ;;
   esac
 }
 
 summary="$out/summary.md"
 {
-  echo "| corpus | documents | tokens | K | alpha | beta | shadows | online TPR at 0.1% FPR | offline TPR at 0.1% FPR | online TPR at 1% FPR | offline TPR at 1% FPR | online AUC | wall time |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| corpus | documents | tokens | K | alpha | beta | DP epsilon (model / vocabulary) | shadows | online TPR at 0.1% FPR | offline TPR at 0.1% FPR | online TPR at 1% FPR | offline TPR at 1% FPR | online AUC | wall time |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 } > "$summary.tmp"
 
-# run CORPUS K ALPHA BETA: one audit, one summary row.
+# run CORPUS K ALPHA BETA [DP_EPSILON [DP_VOCAB_EPSILON]]: one audit, one
+# summary row.
 run() {
-  local corpus="$1" k="$2" alpha="$3" beta="$4"
+  local corpus="$1" k="$2" alpha="$3" beta="$4" dp="${5:-}" dv="${6:-}"
   local dir="$out/$corpus-k$k-a$alpha-b$beta"
+  local dp_args="" dp_label="none"
+  if [ -n "$dp" ]; then dir="$dir-dp$dp"; dp_args="--dp-epsilon $dp"; dp_label="$dp / none"; fi
+  if [ -n "$dv" ]; then dir="$dir-dv$dv"; dp_args="$dp_args --dp-vocab-epsilon $dv"; dp_label="${dp:-none} / $dv"; fi
   local args
-  args="$(corpus_args "$corpus") --topics $k --alpha $alpha --beta $beta --shadows $shadows \
---iterations $iterations --seed $seed --out $dir"
+  args="$(corpus_args "$corpus") $cap_args --topics $k --alpha $alpha --beta $beta \
+--shadows $shadows --iterations $iterations --seed $seed $dp_args --out $dir"
   echo "== pplda audit $args" >&2
   local log="$dir.log"
   # shellcheck disable=SC2086
@@ -77,23 +99,25 @@ run() {
   read -r docs tokens secs < <(sed -n 's/^audit of \([0-9]*\) documents (\([0-9]*\) tokens) .* took \([0-9.]*\) s.*/\1 \2 \3/p' "$log")
   read -r on_tpr on_tpr1 on_auc <<< "$on"
   read -r off_tpr off_tpr1 <<< "$off"
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s%% | %s%% | %s%% | %s%% | %s | %s s |\n' \
-    "$corpus" "$docs" "$tokens" "$k" "$alpha" "$beta" "$shadows" "$on_tpr" "$off_tpr" "$on_tpr1" \
-    "$off_tpr1" "$on_auc" "$secs" >> "$summary.tmp"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s%% | %s%% | %s%% | %s%% | %s | %s s |\n' \
+    "$corpus" "$docs" "$tokens" "$k" "$alpha" "$beta" "$dp_label" "$shadows" "$on_tpr" "$off_tpr" \
+    "$on_tpr1" "$off_tpr1" "$on_auc" "$secs" >> "$summary.tmp"
 }
 
 # plot_rocs OUT.svg TITLE COLUMN DIR...: the COLUMN curves of several audits'
 # roc.csv on one log-log plot from 1e-5 (the geometry of privacy/roc_plot.cc),
-# one series per DIR, labelled "K = k" from the folder name.
+# one series per DIR, labelled from the folder name: "DP epsilon = e" (and
+# the vocabulary's) for DP rows when LABEL=dp, "no DP" for the others; "K = k"
+# otherwise.
 plot_rocs() {
   local svg="$1" title="$2" column="$3"
   shift 3
-  awk -v title="$title" -v column="$column" -v min=1e-5 '
+  awk -v title="$title" -v column="$column" -v min=1e-5 -v mode="${LABEL:-k}" '
     function frac(r) { if (r < min) r = min; if (r > 1) r = 1; return 1 - log(r) / log(min) }
     function px(r) { return 78 + frac(r) * 538 }
     function py(r) { return 44 + (1 - frac(r)) * 366 }
     BEGIN {
-      split("#1f5fa8 #d0661c #2a9d4b #8e44ad #c0392b #555555", colors, " ")
+      split("#1f5fa8 #d0661c #2a9d4b #8e44ad #c0392b #555555 #b7950b #17a2b8", colors, " ")
       printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"560\" viewBox=\"0 0 640 560\" font-family=\"sans-serif\" font-size=\"13\">\n"
       printf "<rect width=\"640\" height=\"560\" fill=\"white\"/>\n"
       printf "<text x=\"320\" y=\"26\" text-anchor=\"middle\" font-size=\"15\">%s</text>\n", title
@@ -114,7 +138,15 @@ plot_rocs() {
       if (points != "") flush()
       for (i = 1; i <= NF; i++) if ($i == column) col = i
       n = split(FILENAME, parts, "/"); name = parts[n - 1]; points = " "
-      if (match(name, /-k[0-9]+-/)) name = "K = " substr(name, RSTART + 2, RLENGTH - 3)
+      label = name
+      if (mode == "dp") {
+        label = "no DP"
+        if (match(name, /-dp[0-9.]+/)) label = "DP epsilon = " substr(name, RSTART + 3, RLENGTH - 3)
+        if (match(name, /-dv[0-9.]+/)) label = label ", vocabulary epsilon = " substr(name, RSTART + 3, RLENGTH - 3)
+      } else if (match(name, /-k[0-9]+-/)) {
+        label = "K = " substr(name, RSTART + 2, RLENGTH - 3)
+      }
+      name = label
       next
     }
     $1 + 0 < min { next }
@@ -132,7 +164,13 @@ plot_rocs() {
 
 start=$(date +%s)
 for corpus in $corpora; do
-  for k in $topics; do run "$corpus" "$k" 0.1 0.01; done
+  for k in $topics; do
+    run "$corpus" "$k" 0.1 0.01
+    for e in $dp_epsilons; do run "$corpus" "$k" 0.1 0.01 "$e"; done
+  done
+  for v in $dp_vocab_epsilons; do
+    for e in $dp_epsilons; do run "$corpus" 10 0.1 0.01 "$e" "$v"; done
+  done
   for p in $priors; do run "$corpus" 10 "${p%%:*}" "${p##*:}"; done
 done
 mv "$summary.tmp" "$summary"
@@ -143,6 +181,15 @@ for corpus in $corpora; do
     tpr_offline "${dirs[@]}"
   plot_rocs "$out/$corpus-online-by-k.svg" "Online LiRA on $corpus, $shadows shadows, varying K" \
     tpr_online "${dirs[@]}"
+  if [ -n "$dp_epsilons" ]; then
+    dirs=("$out/$corpus-k10-a0.1-b0.01")
+    for e in $dp_epsilons; do dirs+=("$out/$corpus-k10-a0.1-b0.01-dp$e"); done
+    for v in $dp_vocab_epsilons; do
+      for e in $dp_epsilons; do dirs+=("$out/$corpus-k10-a0.1-b0.01-dp$e-dv$v"); done
+    done
+    LABEL=dp plot_rocs "$out/$corpus-online-by-dp.svg" \
+      "Online LiRA on $corpus, K = 10, $shadows shadows, with and without DP" tpr_online "${dirs[@]}"
+  fi
 done
 echo "reproduce_lira: done in $(( $(date +%s) - start )) s; table in $summary" >&2
 cat "$summary"
