@@ -1,6 +1,8 @@
 #include "crypto/paillier_evaluator.h"
 
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
@@ -17,6 +19,12 @@ absl::Status CheckSameLength(size_t a, size_t b, std::string_view what) {
   return absl::OkStatus();
 }
 
+std::vector<Ciphertext> ToCiphertexts(std::vector<mpz_class>& values) {
+  std::vector<Ciphertext> out(values.size());
+  for (size_t i = 0; i < values.size(); ++i) out[i].value = std::move(values[i]);
+  return out;
+}
+
 // Applies fn(i) to [0, n) over the pool; fn cannot fail.
 template <typename Fn>
 void ForEach(ThreadPool* pool, size_t n, Fn fn) {
@@ -27,6 +35,9 @@ void ForEach(ThreadPool* pool, size_t n, Fn fn) {
 }
 
 }  // namespace
+
+PaillierEvaluator::PaillierEvaluator(PaillierPublicKey key)
+    : key_(std::move(key)), modexp_(std::make_shared<const ModExpContext>(key_.n_squared())) {}
 
 mpz_class PaillierEvaluator::Inverse(const mpz_class& c) const {
   mpz_class out;
@@ -54,14 +65,21 @@ Ciphertext PaillierEvaluator::AddPlain(const Ciphertext& a, const mpz_class& p) 
   return Ciphertext{a.value * g % key_.n_squared()};
 }
 
-Ciphertext PaillierEvaluator::MulScalar(const Ciphertext& a, const mpz_class& k) const {
-  mpz_class e;
+bool PaillierEvaluator::ScalarExponent(const mpz_class& k, mpz_class& e) const {
   mpz_mod(e.get_mpz_t(), k.get_mpz_t(), key_.n().get_mpz_t());  // e in [0, N)
-  mpz_class base = a.value;
-  if (e > key_.n() / 2) {  // closer to N: use (c^-1)^(N - e)
-    e = key_.n() - e;
-    base = Inverse(a.value);
-  }
+  if (e <= key_.n() / 2) return false;
+  e = key_.n() - e;  // closer to N: use (c^-1)^(N - e)
+  return true;
+}
+
+void PaillierEvaluator::ScalarPower(const Ciphertext& a, const mpz_class& k, mpz_class& base,
+                                    mpz_class& e) const {
+  base = ScalarExponent(k, e) ? Inverse(a.value) : a.value;
+}
+
+Ciphertext PaillierEvaluator::MulScalar(const Ciphertext& a, const mpz_class& k) const {
+  mpz_class base, e;
+  ScalarPower(a, k, base, e);
   Ciphertext out;
   mpz_powm(out.value.get_mpz_t(), base.get_mpz_t(), e.get_mpz_t(),
            key_.n_squared().get_mpz_t());
@@ -111,17 +129,25 @@ absl::StatusOr<std::vector<Ciphertext>> PaillierEvaluator::AddPlainBatch(
 absl::StatusOr<std::vector<Ciphertext>> PaillierEvaluator::MulScalarBatch(
     absl::Span<const Ciphertext> a, absl::Span<const mpz_class> k, ThreadPool* pool) const {
   RETURN_IF_ERROR(CheckSameLength(a.size(), k.size(), "MulScalarBatch"));
-  std::vector<Ciphertext> out(a.size());
-  ForEach(pool, a.size(), [&](size_t i) { out[i] = MulScalar(a[i], k[i]); });
-  return out;
+  std::vector<mpz_class> bases(a.size()), exps(a.size()), powers(a.size());
+  ForEach(pool, a.size(), [&](size_t i) { ScalarPower(a[i], k[i], bases[i], exps[i]); });
+  // Exponents are in [0, N/2] and the lengths match: this cannot fail.
+  RETURN_IF_ERROR(BatchModExp(*modexp_, bases, exps, absl::MakeSpan(powers), pool, false));
+  return ToCiphertexts(powers);
 }
 
 std::vector<Ciphertext> PaillierEvaluator::MulScalarBatch(absl::Span<const Ciphertext> a,
                                                           const mpz_class& k,
                                                           ThreadPool* pool) const {
-  std::vector<Ciphertext> out(a.size());
-  ForEach(pool, a.size(), [&](size_t i) { out[i] = MulScalar(a[i], k); });
-  return out;
+  mpz_class e;
+  const bool inverted = ScalarExponent(k, e);
+  std::vector<mpz_class> bases(a.size()), powers(a.size());
+  ForEach(pool, a.size(),
+          [&](size_t i) { bases[i] = inverted ? Inverse(a[i].value) : a[i].value; });
+  // e is in [0, N/2] and the lengths match: BatchModExp cannot fail here
+  // (only a test forcing the IFMA path on a CPU without it could).
+  (void)BatchModExp(*modexp_, bases, e, absl::MakeSpan(powers), pool, false);
+  return ToCiphertexts(powers);
 }
 
 absl::StatusOr<std::vector<Ciphertext>> PaillierEvaluator::SumBatch(

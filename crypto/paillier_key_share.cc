@@ -2,6 +2,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
@@ -18,7 +19,10 @@ std::string CiphertextName(size_t i) { return absl::StrCat("ciphertext ", i); }
 }  // namespace
 
 PaillierKeyShare::PaillierKeyShare(ThresholdPublicKeyPtr key, int party, SecretInt share)
-    : key_(std::move(key)), party_(party), share_(std::move(share)) {
+    : key_(std::move(key)),
+      modexp_(key_->n_squared()),
+      party_(party),
+      share_(std::move(share)) {
   x_.mutable_value() = key_->delta() * share_.value();
   exponent_.mutable_value() = 2 * x_.value();
 }
@@ -65,15 +69,17 @@ absl::StatusOr<mpz_class> PaillierKeyShare::PartialDecrypt(const Ciphertext& c) 
 
 absl::StatusOr<PartialDecryptionBatch> PaillierKeyShare::PartialDecryptBatch(
     absl::Span<const Ciphertext> ciphertexts, ThreadPool* pool) const {
+  const size_t n = ciphertexts.size();
+  RETURN_IF_ERROR(RunBatch(pool, n, [&](size_t i, int) {
+    return key_->paillier().ValidateCiphertext(ciphertexts[i].value, CiphertextName(i));
+  }));
+  std::vector<mpz_class> bases(n);
+  for (size_t i = 0; i < n; ++i) bases[i] = ciphertexts[i].value;
   PartialDecryptionBatch batch;
   batch.party = party_;
-  batch.values.resize(ciphertexts.size());
-  RETURN_IF_ERROR(RunBatch(pool, ciphertexts.size(), [&](size_t i, int) -> absl::Status {
-    RETURN_IF_ERROR(
-        key_->paillier().ValidateCiphertext(ciphertexts[i].value, CiphertextName(i)));
-    Exponentiate(ciphertexts[i].value, batch.values[i]);
-    return absl::OkStatus();
-  }));
+  batch.values.resize(n);
+  RETURN_IF_ERROR(BatchModExp(modexp_, bases, exponent_.value(), absl::MakeSpan(batch.values),
+                              pool, constant_time_));
   return batch;
 }
 

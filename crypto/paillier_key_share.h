@@ -7,10 +7,14 @@
 // Cost: one exponentiation modulo N^2 with an exponent of about 2 |N| +
 // bits(Delta) bits. The share holder does not know p and q, so no CRT
 // speed-up is possible; the baseline is one plain mpz_powm of that size
-// (bench_paillier reports the ratio). By default GMP's mpz_powm is used;
-// UseConstantTimeExponentiation(true) switches to mpz_powm_sec (1.1-1.5x
-// slower) for deployments where an adversary can time single partial
-// decryptions: see docs/crypto.md, "Timing side channels".
+// (bench_paillier reports the ratio). Batches (PartialDecryptBatch*) go
+// through BatchModExp (batch_modexp.h): on CPUs with AVX-512 IFMA eight
+// partial decryptions run side by side in the 8-lane kernel, which is
+// constant time in the exponent bits; elsewhere, and for single
+// PartialDecrypt calls, GMP's mpz_powm is used, or mpz_powm_sec (1.1-1.5x
+// slower) after UseConstantTimeExponentiation(true), for deployments where
+// an adversary can time single partial decryptions: see docs/crypto.md,
+// "Timing side channels". Results are identical on every path.
 //
 // Create() checks 1 <= party <= n, 0 <= s_i < 2^(bits(N^2) + 128), and
 // consistency with the public key: v^(Delta s_i) = v_i mod N^2 (a share that
@@ -29,6 +33,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "base/thread_pool.h"
+#include "crypto/batch_modexp.h"
 #include "crypto/big_int.h"
 #include "crypto/paillier_ciphertext.h"
 #include "crypto/paillier_threshold_key.h"
@@ -50,7 +55,8 @@ class PaillierKeyShare {
   const mpz_class& secret_share() const { return share_.value(); }
 
   // Selects mpz_powm_sec (true) or mpz_powm (false, the default) for
-  // partial decryptions. Not synchronised: call before sharing the object.
+  // partial decryptions computed with GMP (the IFMA kernel is constant time
+  // regardless). Not synchronised: call before sharing the object.
   void UseConstantTimeExponentiation(bool constant_time) { constant_time_ = constant_time; }
   bool constant_time() const { return constant_time_; }
 
@@ -70,6 +76,7 @@ class PaillierKeyShare {
   void Exponentiate(const mpz_class& c, mpz_class& out) const;
 
   ThresholdPublicKeyPtr key_;
+  ModExpContext modexp_;  // modulus N^2
   int party_ = 0;
   SecretInt share_;     // s_i
   SecretInt x_;         // Delta s_i

@@ -131,14 +131,14 @@ TEST(IfmaModExpTest, PaillierModuliMatchGmp) {
 TEST(IfmaModExpTest, EdgeBasesAndExponentsMatchGmp) {
   SKIP_WITHOUT_IFMA();
   SeededRng rng(6);
-  for (size_t bits : ModulusBits()) {
+  for (size_t bits : {2048, 3072, 4096, 6144, 2078, 4158}) {
     const mpz_class m = RandomOddModulus(rng, bits);
     ASSERT_OK_AND_ASSIGN(IfmaMontgomeryContext ctx, IfmaMontgomeryContext::Create(m));
     // Bases >= m and negative bases are reduced mod m first, as mpz_powm does.
     const std::vector<mpz_class> bases = {0, 1, m - 1, m, m + 5, 3 * m + 2, -2, 2};
     const mpz_class all_ones = (mpz_class(1) << (2 * bits + 64)) - 1;
     for (const mpz_class& e : {mpz_class(0), mpz_class(1), mpz_class(2), mpz_class(31),
-                               mpz_class(32), mpz_class(m - 1), m, all_ones}) {
+                               mpz_class(32), m, all_ones}) {
       ExpectMatchesGmp(ctx, bases, e, "edge exponent " + std::to_string(BitLength(e)) + " bits");
     }
   }
