@@ -105,6 +105,10 @@ constexpr int kRows = 4;  // rows (limbs of one operand, or u_i) per sweep
 
 PPLDA_IFMA_INLINE V Lo(V acc, V a, V b) { return _mm512_madd52lo_epu64(acc, a, b); }
 PPLDA_IFMA_INLINE V Hi(V acc, V a, V b) { return _mm512_madd52hi_epu64(acc, a, b); }
+// x >> 52 and x << 1 per lane (the zero-masked forms avoid GCC 12's
+// spurious -Wuninitialized on _mm512_srli_epi64 / _mm512_slli_epi64).
+PPLDA_IFMA_INLINE V Carry(V x) { return _mm512_maskz_srli_epi64(0xFF, x, kLimbBits); }
+PPLDA_IFMA_INLINE V Double(V x) { return _mm512_maskz_slli_epi64(0xFF, x, 1); }
 
 // Column q of a sweep: t[q] += lo(rows[r] partner[q - r]) + hi(rows[r]
 // partner[q - r - 1]) over r < kRows, for partner indices j in
@@ -167,37 +171,56 @@ PPLDA_IFMA void SqrProduct(V* t, const V* a) {
     Sweep<L>(t + i, a + i, a, above, i + 1, L + kRows - 1);
   }
   for (int k = 0; k < L; ++k) {
-    t[2 * k] = Lo(_mm512_slli_epi64(t[2 * k], 1), a[k], a[k]);
-    t[2 * k + 1] = Hi(_mm512_slli_epi64(t[2 * k + 1], 1), a[k], a[k]);
+    t[2 * k] = Lo(Double(t[2 * k]), a[k], a[k]);
+    t[2 * k + 1] = Hi(Double(t[2 * k + 1]), a[k], a[k]);
+  }
+}
+
+// The first kRows limbs of a reduction block at t: u_r = x_r k0 mod 2^52 in
+// turn, each u_r's products with m_0.. added to the block's later positions
+// at once (short dependency chain from u_r to u_{r+1}), and the carry of the
+// block's last position into t[kRows].
+PPLDA_IFMA_INLINE void Triangle(V* t, const V* m, V k0, V* u) {
+  const V zero = _mm512_setzero_si512();
+  V x[kRows] = {t[0], t[1], t[2], t[3]};
+  for (int r = 0; r < kRows; ++r) {
+    u[r] = Lo(zero, x[r], k0);
+    // x_r + lo(u_r m_0) = 0 mod 2^52: only its carry remains.
+    const V carry = Carry(Lo(x[r], u[r], m[0]));
+    for (int p = r + 2; p < kRows; ++p) {
+      x[p] = Hi(Lo(x[p], u[r], m[p - r]), u[r], m[p - r - 1]);
+    }
+    if (r + 1 < kRows) {
+      const V next = _mm512_add_epi64(Lo(x[r + 1], u[r], m[1]), Hi(zero, u[r], m[0]));
+      x[r + 1] = _mm512_add_epi64(next, carry);
+    } else {
+      t[kRows] = _mm512_add_epi64(t[kRows], carry);
+    }
   }
 }
 
 // out = (t + U m) / R for t < 2^(104 L) in column form (Montgomery
-// reduction, one u_i per limb); out normalised to 52-bit limbs.
+// reduction, one u_i per limb); out normalised to 52-bit limbs. The next
+// block's triangle is computed between the first kRows columns of this
+// block's sweep (which complete its inputs) and the rest, so that its
+// latency overlaps independent multiply-adds.
 template <int L>
 PPLDA_IFMA void Reduce(V* t, const V* m, V k0, V* out) {
-  const V zero = _mm512_setzero_si512();
   static constexpr int kAll[kRows] = {0, 0, 0, 0};
+  V u[kRows], next[kRows];
+  Triangle(t, m, k0, u);
   for (int i = 0; i < L; i += kRows) {
-    V u[kRows];
-    for (int r = 0; r < kRows; ++r) {  // the triangle: u_i .. u_{i+3}
-      V x = t[i + r];
-      for (int s = 0; s < r; ++s) {
-        x = Lo(x, u[s], m[r - s]);
-        x = Hi(x, u[s], m[r - s - 1]);
-      }
-      u[r] = Lo(zero, x, k0);
-      x = Lo(x, u[r], m[0]);  // now x = 0 mod 2^52
-      t[i + r + 1] = _mm512_add_epi64(t[i + r + 1], _mm512_srli_epi64(x, kLimbBits));
-    }
-    Sweep<L>(t + i, u, m, kAll, kRows, L + kRows - 1);
+    Sweep<L>(t + i, u, m, kAll, kRows, 2 * kRows - 1);
+    if (i + kRows < L) Triangle(t + i + kRows, m, k0, next);
+    Sweep<L>(t + i, u, m, kAll, 2 * kRows, L + kRows - 1);
+    for (int r = 0; r < kRows; ++r) u[r] = next[r];
   }
   const V mask = _mm512_set1_epi64(static_cast<long long>(kLimbMask));
-  V carry = zero;
+  V carry = _mm512_setzero_si512();
   for (int j = 0; j < L; ++j) {
     const V x = _mm512_add_epi64(t[L + j], carry);
     out[j] = _mm512_and_si512(x, mask);
-    carry = _mm512_srli_epi64(x, kLimbBits);
+    carry = Carry(x);
   }
 }
 
