@@ -116,6 +116,7 @@ PPLDA_IFMA_INLINE V Double(V x) { return _mm512_maskz_slli_epi64(0xFF, x, 1); }
 template <int L>
 PPLDA_IFMA_INLINE V ColumnChecked(V acc, const V* rows, int q, const V* partner,
                                   const int* j_begin) {
+#pragma GCC unroll 4
   for (int r = 0; r < kRows; ++r) {
     const int j = q - r;
     if (j >= j_begin[r] && j < L) acc = Lo(acc, rows[r], partner[j]);
@@ -124,17 +125,30 @@ PPLDA_IFMA_INLINE V ColumnChecked(V acc, const V* rows, int q, const V* partner,
   return acc;
 }
 
-// The same where every index is valid: 8 multiply-adds in two chains.
-PPLDA_IFMA_INLINE V ColumnFull(V acc, const V* rows, const V* p) {
-  V lo = Lo(acc, rows[0], p[0]);
-  V hi = Hi(_mm512_setzero_si512(), rows[0], p[-1]);
-  lo = Lo(lo, rows[1], p[-1]);
-  hi = Hi(hi, rows[1], p[-2]);
-  lo = Lo(lo, rows[2], p[-2]);
-  hi = Hi(hi, rows[2], p[-3]);
-  lo = Lo(lo, rows[3], p[-3]);
-  hi = Hi(hi, rows[3], p[-4]);
-  return _mm512_add_epi64(lo, hi);
+// Columns [q, q_end] where every index is valid: 8 multiply-adds per column
+// in two chains. The partner limbs p[q - 4 .. q] live in a sliding window of
+// registers, so each column loads one new limb (the loop is bound by the
+// multiply-adds, not by loads).
+PPLDA_IFMA_INLINE void ColumnsFull(V* t, const V* rows, const V* partner, int q, int q_end) {
+  if (q > q_end) return;
+  const V zero = _mm512_setzero_si512();
+  V p1 = partner[q - 1], p2 = partner[q - 2], p3 = partner[q - 3], p4 = partner[q - 4];
+  for (; q <= q_end; ++q) {
+    const V p0 = partner[q];
+    V lo = Lo(t[q], rows[0], p0);
+    V hi = Hi(zero, rows[0], p1);
+    lo = Lo(lo, rows[1], p1);
+    hi = Hi(hi, rows[1], p2);
+    lo = Lo(lo, rows[2], p2);
+    hi = Hi(hi, rows[2], p3);
+    lo = Lo(lo, rows[3], p3);
+    hi = Hi(hi, rows[3], p4);
+    t[q] = _mm512_add_epi64(lo, hi);
+    p4 = p3;
+    p3 = p2;
+    p2 = p1;
+    p1 = p0;
+  }
 }
 
 // t[q] for q in [q_begin, q_end]: adds the products of kRows row values with
@@ -150,7 +164,8 @@ PPLDA_IFMA_INLINE void Sweep(V* t, const V* row_src, const V* partner, const int
   for (; q <= q_end && q < full_begin; ++q) {
     t[q] = ColumnChecked<L>(t[q], rows, q, partner, j_begin);
   }
-  for (; q <= full_end; ++q) t[q] = ColumnFull(t[q], rows, partner + q);
+  ColumnsFull(t, rows, partner, q, full_end);
+  q = std::max(q, full_end + 1);
   for (; q <= q_end; ++q) t[q] = ColumnChecked<L>(t[q], rows, q, partner, j_begin);
 }
 
@@ -183,10 +198,12 @@ PPLDA_IFMA void SqrProduct(V* t, const V* a) {
 PPLDA_IFMA_INLINE void Triangle(V* t, const V* m, V k0, V* u) {
   const V zero = _mm512_setzero_si512();
   V x[kRows] = {t[0], t[1], t[2], t[3]};
+#pragma GCC unroll 4
   for (int r = 0; r < kRows; ++r) {
     u[r] = Lo(zero, x[r], k0);
     // x_r + lo(u_r m_0) = 0 mod 2^52: only its carry remains.
     const V carry = Carry(Lo(x[r], u[r], m[0]));
+#pragma GCC unroll 4
     for (int p = r + 2; p < kRows; ++p) {
       x[p] = Hi(Lo(x[p], u[r], m[p - r]), u[r], m[p - r - 1]);
     }
@@ -213,6 +230,7 @@ PPLDA_IFMA void Reduce(V* t, const V* m, V k0, V* out) {
     Sweep<L>(t + i, u, m, kAll, kRows, 2 * kRows - 1);
     if (i + kRows < L) Triangle(t + i + kRows, m, k0, next);
     Sweep<L>(t + i, u, m, kAll, 2 * kRows, L + kRows - 1);
+#pragma GCC unroll 4
     for (int r = 0; r < kRows; ++r) u[r] = next[r];
   }
   const V mask = _mm512_set1_epi64(static_cast<long long>(kLimbMask));
