@@ -3,6 +3,8 @@
 #include <sodium.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "crypto/big_int.h"
@@ -46,6 +48,22 @@ mpz_class PowSigned(const mpz_class& base, const mpz_class& e, const mpz_class& 
   return out;
 }
 
+SecretInt DrawProofNonce(const ThresholdPublicKey& key, SecureRng& rng) {
+  return SecretInt(rng.RandomBits(BitLength(key.n_squared()) + BitLength(key.delta()) +
+                                  2 * kProofChallengeBits));
+}
+
+// e = H(...) and z = r + e x, given the commitments a = c4^r, b = v^r.
+DecryptionProof FinishProof(const ThresholdPublicKey& key, int party, const mpz_class& x,
+                            const mpz_class& c4, const mpz_class& partial, const SecretInt& r,
+                            const mpz_class& a, const mpz_class& b) {
+  const mpz_class ci2 = PowSigned(partial, mpz_class(2), key.n_squared());
+  DecryptionProof proof;
+  proof.challenge = Challenge(key, party, c4, ci2, a, b);
+  proof.response = r.value() + proof.challenge * x;
+  return proof;
+}
+
 }  // namespace
 
 DecryptionProof ProveDecryption(const ThresholdPublicKey& key, int party, const mpz_class& x,
@@ -53,14 +71,40 @@ DecryptionProof ProveDecryption(const ThresholdPublicKey& key, int party, const 
                                 SecureRng& rng) {
   const mpz_class& n2 = key.n_squared();
   const mpz_class c4 = PowSigned(c.value, mpz_class(4), n2);
-  const mpz_class ci2 = PowSigned(partial, mpz_class(2), n2);
-  SecretInt r(rng.RandomBits(BitLength(n2) + BitLength(key.delta()) + 2 * kProofChallengeBits));
+  const SecretInt r = DrawProofNonce(key, rng);
   const mpz_class a = PowSigned(c4, r.value(), n2);
   const mpz_class b = PowSigned(key.verification_base(), r.value(), n2);
-  DecryptionProof proof;
-  proof.challenge = Challenge(key, party, c4, ci2, a, b);
-  proof.response = r.value() + proof.challenge * x;
-  return proof;
+  return FinishProof(key, party, x, c4, partial, r, a, b);
+}
+
+absl::StatusOr<std::vector<DecryptionProof>> ProveDecryptionBatch(
+    const ThresholdPublicKey& key, const ModExpContext& n_squared, int party,
+    const mpz_class& x, absl::Span<const Ciphertext> cs, absl::Span<const mpz_class> partials,
+    SecureRng& rng, ThreadPool* pool) {
+  if (cs.size() != partials.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("decryption proofs: ", cs.size(),
+                                                   " ciphertexts but ", partials.size(),
+                                                   " partial decryptions"));
+  }
+  const size_t n = cs.size();
+  std::vector<mpz_class> c4(n), r(n), a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    c4[i] = PowSigned(cs[i].value, mpz_class(4), key.n_squared());
+    r[i] = DrawProofNonce(key, rng).value();
+  }
+  const std::vector<mpz_class> v(n, key.verification_base());
+  absl::Status s = BatchModExp(n_squared, c4, r, absl::MakeSpan(a), pool, false);
+  if (s.ok()) s = BatchModExp(n_squared, v, r, absl::MakeSpan(b), pool, false);
+  std::vector<DecryptionProof> proofs(n);
+  if (s.ok()) {
+    for (size_t i = 0; i < n; ++i) {
+      const SecretInt nonce(std::move(r[i]));
+      proofs[i] = FinishProof(key, party, x, c4[i], partials[i], nonce, a[i], b[i]);
+    }
+  }
+  for (mpz_class& nonce : r) Wipe(nonce);
+  if (!s.ok()) return s;
+  return proofs;
 }
 
 absl::Status VerifyDecryption(const ThresholdPublicKey& key, int party, const Ciphertext& c,

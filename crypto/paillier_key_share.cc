@@ -86,12 +86,8 @@ absl::StatusOr<PartialDecryptionBatch> PaillierKeyShare::PartialDecryptBatch(
 absl::StatusOr<PartialDecryptionBatch> PaillierKeyShare::PartialDecryptBatchWithProofs(
     absl::Span<const Ciphertext> ciphertexts, SecureRng& rng, ThreadPool* pool) const {
   ASSIGN_OR_RETURN(PartialDecryptionBatch batch, PartialDecryptBatch(ciphertexts, pool));
-  batch.proofs.resize(ciphertexts.size());
-  RETURN_IF_ERROR(RunBatch(pool, ciphertexts.size(), [&](size_t i, int) -> absl::Status {
-    batch.proofs[i] =
-        ProveDecryption(*key_, party_, x_.value(), ciphertexts[i], batch.values[i], rng);
-    return absl::OkStatus();
-  }));
+  ASSIGN_OR_RETURN(batch.proofs, ProveDecryptionBatch(*key_, modexp_, party_, x_.value(),
+                                                      ciphertexts, batch.values, rng, pool));
   return batch;
 }
 

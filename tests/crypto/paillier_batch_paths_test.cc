@@ -1,8 +1,9 @@
 // The Paillier batch operations that exponentiate through BatchModExp give
 // bit-identical results on the AVX-512 IFMA path and on the portable GMP
 // path, equal to the one-at-a-time operations, and decrypt correctly:
-// PartialDecryptBatch (plain and constant-time GMP), MulScalarBatch with one
-// scalar (positive, negative, zero) and with per-element scalars.
+// PartialDecryptBatch (plain and constant-time GMP), PartialDecryptBatchWithProofs
+// (proofs equal to ProveDecryption's in order, and verifying), MulScalarBatch
+// with one scalar (positive, negative, zero) and with per-element scalars.
 #include <memory>
 #include <utility>
 #include <vector>
@@ -11,15 +12,19 @@
 #include "crypto/batch_modexp_testing.h"
 #include "crypto/big_int.h"
 #include "crypto/cpu_features.h"
+#include "crypto/decryption_proof.h"
 #include "crypto/paillier_combiner.h"
 #include "crypto/paillier_encryptor.h"
 #include "crypto/paillier_evaluator.h"
 #include "crypto/paillier_testing.h"
 #include "crypto/secure_rng_testing.h"
 #include "gtest/gtest.h"
+#include "tests/crypto/paillier_test_util.h"
 
 namespace pplda::crypto {
 namespace {
+
+using ::pplda::crypto::testing::StatusIs;
 
 // Mutable: one test switches a share to constant-time GMP and back.
 DealtKey& Key(size_t bits) {
@@ -107,6 +112,44 @@ TEST_P(PaillierBatchPathsTest, MulScalarBatchesAreIdenticalAndScale) {
     if (expected < 0) expected += n;
     EXPECT_EQ(DecryptForTest(key, (*ifma)[i]).value(), expected) << "ciphertext " << i;
   }
+}
+
+TEST_P(PaillierBatchPathsTest, ProofsAreIdenticalToOneAtATimeProofsAndVerify) {
+  const DealtKey& key = Key(GetParam());
+  const PaillierKeyShare& share = key.shares[2];
+  auto prove = [&] {
+    SeededRng rng(44);
+    return share.PartialDecryptBatchWithProofs(cts_, rng, &pool_).value();
+  };
+  auto [portable, ifma] = OnBothPaths(prove);
+  // The reference: ProveDecryption in order, drawing from the same stream.
+  SeededRng rng(44);
+  const mpz_class x = key.public_key->delta() * share.secret_share();
+  ASSERT_EQ(ifma.proofs.size(), cts_.size());
+  for (size_t i = 0; i < cts_.size(); ++i) {
+    const DecryptionProof one = ProveDecryption(*key.public_key, 3, x, cts_[i],
+                                                ifma.values[i], rng);
+    EXPECT_EQ(ifma.proofs[i].challenge, one.challenge) << "ciphertext " << i;
+    EXPECT_EQ(ifma.proofs[i].response, one.response) << "ciphertext " << i;
+    EXPECT_EQ(portable.proofs[i].challenge, one.challenge) << "ciphertext " << i;
+    EXPECT_EQ(portable.proofs[i].response, one.response) << "ciphertext " << i;
+    EXPECT_TRUE(VerifyDecryption(*key.public_key, 3, cts_[i], ifma.values[i], ifma.proofs[i])
+                    .ok())
+        << "ciphertext " << i;
+  }
+  // A proof for another ciphertext's partial decryption does not verify.
+  EXPECT_FALSE(
+      VerifyDecryption(*key.public_key, 3, cts_[0], ifma.values[1], ifma.proofs[1]).ok());
+}
+
+TEST_P(PaillierBatchPathsTest, ProofBatchRejectsMismatchedLengths) {
+  const DealtKey& key = Key(GetParam());
+  const ModExpContext ctx(key.public_key->n_squared());
+  const std::vector<mpz_class> one_partial = {mpz_class(1)};
+  EXPECT_THAT(ProveDecryptionBatch(*key.public_key, ctx, 1, mpz_class(5), cts_, one_partial,
+                                   rng_, nullptr),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "11 ciphertexts but 1 partial decryptions"));
 }
 
 INSTANTIATE_TEST_SUITE_P(ModulusBits, PaillierBatchPathsTest, ::testing::Values(1024, 2048));
