@@ -265,7 +265,17 @@ struct Amm {
   }
 };
 
-// out = table[idx_k] in lane k, reading every entry (constant time in idx).
+// A full 64-byte load the compiler cannot fold into a masked load (a masked
+// load may skip the memory access for masked-off lanes, so the cache lines
+// touched would depend on the selected entry).
+PPLDA_IFMA_INLINE V LoadWhole(const V* p) {
+  V v = *p;
+  __asm__("" : "+v"(v));
+  return v;
+}
+
+// out = table[idx_k] in lane k, reading every entry in full and selecting
+// in registers (constant time in idx).
 template <int L>
 PPLDA_IFMA void Select(const V* table, int entries, V idx, V* out) {
   for (int jb = 0; jb < L; jb += 4) {
@@ -273,10 +283,10 @@ PPLDA_IFMA void Select(const V* table, int entries, V idx, V* out) {
     for (int k = 0; k < entries; ++k) {
       const __mmask8 hit = _mm512_cmpeq_epi64_mask(idx, _mm512_set1_epi64(k));
       const V* e = table + static_cast<size_t>(k) * L + jb;
-      o0 = _mm512_mask_blend_epi64(hit, o0, e[0]);
-      o1 = _mm512_mask_blend_epi64(hit, o1, e[1]);
-      o2 = _mm512_mask_blend_epi64(hit, o2, e[2]);
-      o3 = _mm512_mask_blend_epi64(hit, o3, e[3]);
+      o0 = _mm512_mask_blend_epi64(hit, o0, LoadWhole(e + 0));
+      o1 = _mm512_mask_blend_epi64(hit, o1, LoadWhole(e + 1));
+      o2 = _mm512_mask_blend_epi64(hit, o2, LoadWhole(e + 2));
+      o3 = _mm512_mask_blend_epi64(hit, o3, LoadWhole(e + 3));
     }
     out[jb] = o0;
     out[jb + 1] = o1;
