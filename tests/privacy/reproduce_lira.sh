@@ -112,14 +112,15 @@ run() {
 plot_rocs() {
   local svg="$1" title="$2" column="$3"
   shift 3
-  awk -v title="$title" -v column="$column" -v min=1e-5 -v mode="${LABEL:-k}" '
+  awk -v title="$title" -v column="$column" -v min=1e-5 -v mode="${LABEL:-k}" -v series="$#" '
     function frac(r) { if (r < min) r = min; if (r > 1) r = 1; return 1 - log(r) / log(min) }
     function px(r) { return 78 + frac(r) * 538 }
     function py(r) { return 44 + (1 - frac(r)) * 366 }
     BEGIN {
       split("#1f5fa8 #d0661c #2a9d4b #8e44ad #c0392b #555555 #b7950b #17a2b8", colors, " ")
-      printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"560\" viewBox=\"0 0 640 560\" font-family=\"sans-serif\" font-size=\"13\">\n"
-      printf "<rect width=\"640\" height=\"560\" fill=\"white\"/>\n"
+      height = 480 + 16 * series
+      printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"%d\" viewBox=\"0 0 640 %d\" font-family=\"sans-serif\" font-size=\"13\">\n", height, height
+      printf "<rect width=\"640\" height=\"%d\" fill=\"white\"/>\n", height
       printf "<text x=\"320\" y=\"26\" text-anchor=\"middle\" font-size=\"15\">%s</text>\n", title
       for (e = -5; e <= 0; e++) {
         r = 10 ^ e
