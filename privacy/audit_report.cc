@@ -210,6 +210,28 @@ std::string DocumentsCsv(const AuditResult& r, const lda::Corpus& corpus) {
   return csv;
 }
 
+// One sentence on the DP training the models went through (or none).
+std::string DpSummary(const nlohmann::json& trainer) {
+  const auto it = trainer.find("differential_privacy");
+  if (it == trainer.end() || !it->is_object()) {
+    return "**Differential privacy.** None: the models are the exact counts.";
+  }
+  std::string out = "**Differential privacy.** Every model went through the DP pipeline:";
+  const nlohmann::json& model = (*it)["model"];
+  const nlohmann::json& vocabulary = (*it)["vocabulary"];
+  if (model.is_object()) {
+    absl::StrAppendFormat(&out, " counts noised for (%g, %g)-DP with documents capped at %d tokens;",
+                          model["epsilon"].get<double>(), model["delta"].get<double>(),
+                          model["max_tokens_per_document"].get<int>());
+  }
+  if (vocabulary.is_object()) {
+    absl::StrAppendFormat(&out, " vocabulary chosen by DP set union at (%g, %g);",
+                          vocabulary["epsilon"].get<double>(), vocabulary["delta"].get<double>());
+  }
+  out.back() = '.';
+  return out;
+}
+
 std::string ReportMarkdown(const AuditResult& r, const lda::Corpus& corpus,
                            const AuditReportOptions& o) {
   const LiraEvaluation& e = r.evaluation;
@@ -223,6 +245,7 @@ std::string ReportMarkdown(const AuditResult& r, const lda::Corpus& corpus,
                         "with the same pipeline as the real run: `%s`.\n\n",
                         r.num_documents, r.num_tokens, r.vocabulary_size, e.targets,
                         r.trainer.dump());
+  absl::StrAppend(&md, DpSummary(r.trainer), "\n\n");
   absl::StrAppendFormat(
       &md,
       "**Attack.** Statistic zeta(Phi, d) = max over theta of log p(d | theta, Phi), computed to "

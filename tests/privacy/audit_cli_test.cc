@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "gmock/gmock.h"
@@ -132,6 +133,13 @@ TEST_F(AuditCliTest, DpTrainingLowersTheAttack) {
   EXPECT_EQ(dj["trainer"]["differential_privacy"]["model"]["epsilon"], 1.0);
   EXPECT_EQ(dj["trainer"]["differential_privacy"]["model"]["max_tokens_per_document"], 20);
   EXPECT_THAT(dj["run"]["command"].get<std::string>(), HasSubstr("--dp-epsilon 1 --dp-delta 1e-05"));
+  auto read = [](const fs::path& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_THAT(read(dir_ / "dp" / "report.md"),
+              HasSubstr("counts noised for (1, 1e-05)-DP with documents capped at 20 tokens."));
+  EXPECT_THAT(read(dir_ / "p" / "report.md"), HasSubstr("None: the models are the exact counts."));
   const double plain_auc = pj["figures"]["online"]["auc"];
   const double dp_auc = dj["figures"]["online"]["auc"];
   EXPECT_GT(plain_auc, 0.9);
