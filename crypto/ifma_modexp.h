@@ -26,11 +26,12 @@
 // most significant window: w squarings, then one multiplication by the table
 // entry the window selects. CONSTANT TIME in the exponent: the same sequence
 // of operations and memory addresses for every exponent of the same bit
-// length; every table entry is read for every window and the wanted one is
-// kept with a lane mask (vpcmpeqq + vpblendmq). The number of windows is
-// ceil(max_k bits(e_k) / w) (the exponent's length is not hidden, like
-// mpz_powm_sec). Per-lane exponents may differ; each lane selects its own
-// entry.
+// length; every table entry is loaded in full (plain 64-byte loads, never
+// masked loads) for every window and the wanted one is kept in registers
+// with a lane mask (vpcmpeqq, then a masked register move). The number of
+// windows is ceil(max_k bits(e_k) / w) (the exponent's length is not
+// hidden, like mpz_powm_sec). Per-lane exponents may differ; each lane
+// selects its own entry.
 //
 // Inputs: bases of any sign and size (reduced mod m first, as mpz_powm does);
 // exponents >= 0 (InvalidArgument otherwise). Results equal mpz_powm's
