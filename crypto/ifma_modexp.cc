@@ -342,6 +342,10 @@ PPLDA_IFMA void ModExp8(const IfmaMontgomeryContext& ctx, const V* base,
     }
   }
   amm.FromMontgomery(acc, out);
+  // The last selected entry would tell the exponent's lowest window, and the
+  // columns and accumulator hold powers by exponent prefixes: wipe them (the
+  // table holds only powers 0..2^w - 1 of the public bases).
+  sodium_memzero(t, sizeof(V) * 4 * L);  // t (2L), acc (L), sel (L)
 }
 
 PPLDA_IFMA void RunModExp8(const IfmaMontgomeryContext& ctx, const IfmaLimbLanes* base,

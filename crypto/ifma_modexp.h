@@ -45,8 +45,11 @@
 // The code is compiled with __attribute__((target("avx512f,avx512ifma")))
 // per function; the rest of the build needs no AVX-512 flags.
 //
-// Secrets: the kernel's copy of the exponent bits is wiped (sodium_memzero)
-// before returning. Thread-safety: the context is immutable and may be
+// Secrets: the kernel's copy of the exponent bits, its window indices and
+// the scratch that held exponent-dependent values (accumulator, selected
+// entry, product columns) are wiped (sodium_memzero) before returning; the
+// per-thread scratch otherwise keeps only the table of powers 0..2^w - 1 of
+// the bases. Thread-safety: the context is immutable and may be
 // shared; IfmaModExp* may run concurrently (scratch is per call).
 #ifndef PPLDA_CRYPTO_IFMA_MODEXP_H_
 #define PPLDA_CRYPTO_IFMA_MODEXP_H_
