@@ -1,6 +1,9 @@
 #include "crypto/cpu_features.h"
 
+#include <atomic>
 #include <cstdint>
+
+#include "crypto/cpu_features_testing.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -37,11 +40,20 @@ bool Detect() { return false; }
 
 #endif
 
+std::atomic<bool> hidden_for_testing{false};
+
 }  // namespace
 
 bool CpuHasAvx512Ifma() {
   static const bool has = Detect();
-  return has;
+  return has && !hidden_for_testing.load(std::memory_order_relaxed);
+}
+
+ScopedHideAvx512Ifma::ScopedHideAvx512Ifma()
+    : previous_(hidden_for_testing.exchange(true, std::memory_order_relaxed)) {}
+
+ScopedHideAvx512Ifma::~ScopedHideAvx512Ifma() {
+  hidden_for_testing.store(previous_, std::memory_order_relaxed);
 }
 
 }  // namespace pplda::crypto

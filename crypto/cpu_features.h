@@ -8,8 +8,9 @@
 //   - the operating system saves and restores the whole vector state: XCR0
 //     bits 1 and 2 (SSE, AVX) and 5, 6, 7 (opmask, ZMM0-15 upper halves,
 //     ZMM16-31) are all set.
-// Always false on other architectures. The answer is computed once and
-// cached (thread-safe static initialisation); the function is cheap.
+// Always false on other architectures, and while a ScopedHideAvx512Ifma
+// (cpu_features_testing.h, tests only) is alive. The detection runs once and
+// is cached (thread-safe static initialisation); the function is cheap.
 #ifndef PPLDA_CRYPTO_CPU_FEATURES_H_
 #define PPLDA_CRYPTO_CPU_FEATURES_H_
 

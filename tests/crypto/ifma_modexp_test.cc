@@ -1,7 +1,8 @@
 // The AVX-512 IFMA kernel against GMP's mpz_powm: random and edge inputs at
 // every supported modulus size, lane counts 1..8, per-lane exponents, and
 // the rejected inputs. Kernel cases are skipped (GTEST_SKIP, with the
-// reason) on a CPU without AVX-512 IFMA; the context tests run everywhere.
+// reason) on a CPU without AVX-512 IFMA; the context tests and the refusal
+// test (ScopedHideAvx512Ifma) run everywhere.
 #include "crypto/ifma_modexp.h"
 
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "crypto/big_int.h"
 #include "crypto/cpu_features.h"
+#include "crypto/cpu_features_testing.h"
 #include "crypto/paillier_testing.h"
 #include "crypto/secure_rng_testing.h"
 #include "gtest/gtest.h"
@@ -212,6 +214,18 @@ TEST(IfmaModExpTest, RejectsBadLaneCountsAndNegativeExponents) {
   const std::vector<mpz_class> negative = {5, -1};
   EXPECT_THAT(IfmaModExpPerLane(ctx, two, negative, absl::MakeSpan(out2)),
               StatusIs(absl::StatusCode::kInvalidArgument, "exponent of lane 1 is negative"));
+}
+
+// On a CPU without the extension the kernel refuses instead of executing an
+// illegal instruction (simulated here, so the path runs on every machine).
+TEST(IfmaModExpTest, RefusesWithoutIfma) {
+  ScopedHideAvx512Ifma no_ifma;
+  SeededRng rng(41);
+  auto ctx = IfmaMontgomeryContext::Create(RandomOddModulus(rng, 2048));
+  ASSERT_TRUE(ctx.ok()) << ctx.status();
+  std::vector<mpz_class> bases(8, 3), out(8);
+  EXPECT_THAT(IfmaModExp(*ctx, bases, mpz_class(5), absl::MakeSpan(out)),
+              StatusIs(absl::StatusCode::kFailedPrecondition, "does not support AVX-512F"));
 }
 
 }  // namespace
