@@ -14,6 +14,7 @@
 #include "crypto/paillier_testing.h"
 #include "crypto/secure_rng_testing.h"
 #include "gtest/gtest.h"
+#include "tests/crypto/modexp_test_util.h"
 #include "tests/crypto/paillier_test_util.h"
 
 namespace pplda::crypto {
@@ -28,19 +29,8 @@ using ::pplda::crypto::testing::StatusIs;
                     "portable path is tested in batch_modexp_test";                \
   }
 
-// A random odd modulus of exactly `bits` bits.
-mpz_class RandomOddModulus(SeededRng& rng, size_t bits) {
-  mpz_class m = rng.RandomBits(bits);
-  mpz_setbit(m.get_mpz_t(), bits - 1);
-  mpz_setbit(m.get_mpz_t(), 0);
-  return m;
-}
-
-mpz_class Powm(const mpz_class& b, const mpz_class& e, const mpz_class& m) {
-  mpz_class out;
-  mpz_powm(out.get_mpz_t(), b.get_mpz_t(), e.get_mpz_t(), m.get_mpz_t());
-  return out;
-}
+using ::pplda::crypto::testing::Powm;
+using ::pplda::crypto::testing::RandomOddModulus;
 
 // Runs the kernel on bases with one exponent and compares every lane.
 void ExpectMatchesGmp(const IfmaMontgomeryContext& ctx, const std::vector<mpz_class>& bases,
