@@ -48,20 +48,9 @@ struct AuditCorpus {
 // A prepared folder's training and test documents (one vocabulary), or raw
 // documents preprocessed as `pplda train` does.
 absl::StatusOr<AuditCorpus> LoadAuditCorpus(const InputFlags& f, bool quiet) {
-  AuditCorpus data;
-  if (lda::IsPreparedCorpusDir(f.input)) {
-    ASSIGN_OR_RETURN(lda::PreparedCorpus prepared, lda::ReadPreparedCorpus(f.input));
-    data.corpus = std::move(prepared.train);
-    for (lda::Document& d : prepared.test.documents) data.corpus.documents.push_back(std::move(d));
-    data.info = prepared.stats;
-  } else {
-    ASSIGN_OR_RETURN(lda::RawCorpus raw, ReadInput(f, quiet));
-    lda::PreprocessReport report;
-    ASSIGN_OR_RETURN(data.corpus, lda::BuildCorpus(raw, PreprocessOptionsFrom(f), &report));
-    LogPreprocessReport(report, quiet);
-    data.info = PreprocessingInfo(f, report);
-  }
-  data.info["input"] = f.input;
+  ASSIGN_OR_RETURN(LoadedCorpus loaded, LoadCorpus(f, quiet));
+  AuditCorpus data{std::move(loaded.train), std::move(loaded.info)};
+  for (lda::Document& d : loaded.test.documents) data.corpus.documents.push_back(std::move(d));
   return data;
 }
 

@@ -1,6 +1,7 @@
 #include "cli/input_flags.h"
 
 #include "base/status_macros.h"
+#include "cli/model_metadata.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::cli {
@@ -92,6 +93,24 @@ void LogPreprocessReport(const lda::PreprocessReport& r, bool quiet) {
   if (r.unknown_tokens > 0) {
     spdlog::info("{} tokens of terms outside the vocabulary were dropped", r.unknown_tokens);
   }
+}
+
+absl::StatusOr<LoadedCorpus> LoadCorpus(const InputFlags& f, bool quiet) {
+  LoadedCorpus data;
+  if (lda::IsPreparedCorpusDir(f.input)) {
+    ASSIGN_OR_RETURN(lda::PreparedCorpus prepared, lda::ReadPreparedCorpus(f.input));
+    data.train = std::move(prepared.train);
+    data.test = std::move(prepared.test);
+    data.info = prepared.stats;
+  } else {
+    ASSIGN_OR_RETURN(lda::RawCorpus raw, ReadInput(f, quiet));
+    lda::PreprocessReport report;
+    ASSIGN_OR_RETURN(data.train, lda::BuildCorpus(raw, PreprocessOptionsFrom(f), &report));
+    LogPreprocessReport(report, quiet);
+    data.info = PreprocessingInfo(f, report);
+  }
+  data.info["input"] = f.input;
+  return data;
 }
 
 }  // namespace pplda::cli

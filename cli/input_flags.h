@@ -11,6 +11,7 @@
 #include "lda/document_reader.h"
 #include "lda/preprocessor.h"
 #include "lda/prepared_corpus.h"
+#include "nlohmann/json.hpp"
 
 namespace pplda::cli {
 
@@ -38,6 +39,17 @@ absl::StatusOr<lda::RawCorpus> ReadInput(const InputFlags& flags, bool quiet);
 
 // Logs what preprocessing kept and dropped.
 void LogPreprocessReport(const lda::PreprocessReport& report, bool quiet);
+
+// The documents named by --input over a vocabulary built from them: a
+// prepared folder's training and test sets (info = its stats), or raw
+// documents read and preprocessed (test empty; info = PreprocessingInfo).
+// info["input"] is the path.
+struct LoadedCorpus {
+  lda::Corpus train;
+  lda::Corpus test;
+  nlohmann::json info;
+};
+absl::StatusOr<LoadedCorpus> LoadCorpus(const InputFlags& flags, bool quiet);
 
 }  // namespace pplda::cli
 

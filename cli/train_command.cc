@@ -41,20 +41,8 @@ struct TrainingData {
 };
 
 absl::StatusOr<TrainingData> LoadTrainingData(const InputFlags& f, bool quiet) {
-  TrainingData data;
-  if (lda::IsPreparedCorpusDir(f.input)) {
-    ASSIGN_OR_RETURN(lda::PreparedCorpus prepared, lda::ReadPreparedCorpus(f.input));
-    data.train = std::move(prepared.train);
-    data.test = std::move(prepared.test);
-    data.corpus_info = prepared.stats;
-  } else {
-    ASSIGN_OR_RETURN(lda::RawCorpus raw, ReadInput(f, quiet));
-    lda::PreprocessReport report;
-    ASSIGN_OR_RETURN(data.train, lda::BuildCorpus(raw, PreprocessOptionsFrom(f), &report));
-    LogPreprocessReport(report, quiet);
-    data.corpus_info = PreprocessingInfo(f, report);
-  }
-  data.corpus_info["input"] = f.input;
+  ASSIGN_OR_RETURN(LoadedCorpus loaded, LoadCorpus(f, quiet));
+  TrainingData data{std::move(loaded.train), std::move(loaded.test), std::move(loaded.info)};
   data.corpus_info["train_documents"] = data.train.num_documents();
   data.corpus_info["train_tokens"] = data.train.num_tokens();
   data.corpus_info["vocabulary_size"] = data.train.vocabulary.size();
