@@ -1,9 +1,6 @@
 // Runs the real `pplda` binary on tiny corpora written by the test: the
 // prepare -> train -> topics -> evaluate pipeline, and the error paths a
 // user meets (missing input, bad options, malformed model file).
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -12,26 +9,15 @@
 #include "gtest/gtest.h"
 #include "lda/model_file.h"
 #include "nlohmann/json.hpp"
+#include "tests/cli/cli_test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-struct RunResult {
-  int exit_code;
-  std::string output;  // stdout and stderr
-};
-
-RunResult RunPplda(const std::string& args) {
-  std::string cmd = std::string(PPLDA_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using ::pplda::cli::testing::RunPplda;
+using ::pplda::cli::testing::RunResult;
 
 class PpldaCliTest : public ::testing::Test {
  protected:

@@ -2,9 +2,6 @@
 // the output files and figures, --offline, and the errors a user meets
 // (too few documents, too few shadows for the corpus, shadows out of range,
 // --online with --offline, an output folder that already holds results).
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -13,26 +10,15 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/cli/cli_test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-struct RunResult {
-  int exit_code;
-  std::string output;  // stdout and stderr
-};
-
-RunResult RunPplda(const std::string& args) {
-  const std::string cmd = std::string(PPLDA_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using ::pplda::cli::testing::RunPplda;
+using ::pplda::cli::testing::RunResult;
 
 class AuditCliTest : public ::testing::Test {
  protected:
