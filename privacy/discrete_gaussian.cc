@@ -10,22 +10,24 @@ namespace {
 
 constexpr int64_t kMaxMagnitude = int64_t{1} << 62;
 
-// One proposal of CKS Algorithm 2 with s = 1; false when it is rejected.
-bool TryDiscreteLaplace(const mpz_class& t, crypto::SecureRng& rng, mpz_class* out) {
-  const mpz_class u = rng.UniformBelow(t);
-  if (!BernoulliExpMinus(mpq_class(u, t), rng)) return false;
-  mpz_class v = 0;
-  const mpq_class one(1);
-  while (BernoulliExpMinus(one, rng)) ++v;
-  const mpz_class magnitude = u + t * v;
+// One proposal of CKS Algorithm 2 with s = 1 and a scale t < 2^62 (word
+// arithmetic); false when it is rejected or its magnitude reaches 2^62.
+bool TryDiscreteLaplace(uint64_t t, crypto::SecureRng& rng, int64_t* out) {
+  const uint64_t u = rng.UniformUint64(t);
+  if (!BernoulliExpMinus(u, t, rng)) return false;
+  uint64_t v = 0;
+  while (BernoulliExpMinus(uint64_t{1}, uint64_t{1}, rng)) ++v;
+  if (v >= static_cast<uint64_t>(kMaxMagnitude) / t) return false;
+  const uint64_t magnitude = u + t * v;
+  if (magnitude >= static_cast<uint64_t>(kMaxMagnitude)) return false;
   const bool negative = (rng.NextUint64() & 1) != 0;
   if (negative && magnitude == 0) return false;
-  *out = negative ? mpz_class(-magnitude) : magnitude;
+  *out = negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
   return true;
 }
 
-mpz_class DiscreteLaplaceBig(const mpz_class& t, crypto::SecureRng& rng) {
-  mpz_class y;
+int64_t DiscreteLaplace(uint64_t t, crypto::SecureRng& rng) {
+  int64_t y = 0;
   while (!TryDiscreteLaplace(t, rng, &y)) {
   }
   return y;
@@ -34,11 +36,12 @@ mpz_class DiscreteLaplaceBig(const mpz_class& t, crypto::SecureRng& rng) {
 }  // namespace
 
 int64_t SampleDiscreteLaplace(const mpz_class& scale, crypto::SecureRng& rng) {
-  const mpz_class t = scale < 1 ? mpz_class(1) : scale;
-  while (true) {
-    const mpz_class y = DiscreteLaplaceBig(t, rng);
-    if (abs(y) < kMaxMagnitude) return y.get_si();
-  }
+  static const mpz_class kMaxScale(kMaxMagnitude);
+  if (scale < 1) return DiscreteLaplace(1, rng);
+  // A scale of 2^62 or more has no sample below 2^62 with any useful
+  // probability; such scales are outside every DP use here.
+  if (scale >= kMaxScale) return DiscreteLaplace(static_cast<uint64_t>(kMaxMagnitude) - 1, rng);
+  return DiscreteLaplace(scale.get_ui(), rng);
 }
 
 absl::StatusOr<DiscreteGaussian> DiscreteGaussian::Create(const mpq_class& sigma_squared) {
@@ -64,12 +67,14 @@ DiscreteGaussian::DiscreteGaussian(const mpq_class& sigma_squared)
 double DiscreteGaussian::sigma() const { return std::sqrt(sigma_squared_.get_d()); }
 
 int64_t DiscreteGaussian::Sample(crypto::SecureRng& rng) const {
+  const uint64_t t = laplace_scale_.get_ui();  // <= 2^40 + 1 (sigma^2 <= 2^80)
+  mpq_class deviation, gamma;
   while (true) {
-    const mpz_class y = DiscreteLaplaceBig(laplace_scale_, rng);
-    if (abs(y) >= kMaxMagnitude) continue;
-    const mpq_class deviation = mpq_class(abs(y)) - laplace_offset_;
-    const mpq_class gamma = deviation * deviation / two_sigma_squared_;
-    if (BernoulliExpMinus(gamma, rng)) return y.get_si();
+    const int64_t y = DiscreteLaplace(t, rng);
+    mpq_set_si(deviation.get_mpq_t(), y < 0 ? -y : y, 1);
+    deviation -= laplace_offset_;
+    gamma = deviation * deviation / two_sigma_squared_;
+    if (BernoulliExpMinus(gamma, rng)) return y;
   }
 }
 

@@ -31,7 +31,8 @@
 
 namespace pplda::privacy {
 
-// A discrete Laplace sample of integer scale t >= 1 (t < 1 is treated as 1).
+// A discrete Laplace sample of integer scale t >= 1 (t < 1 is treated as 1,
+// t >= 2^62 as 2^62 - 1). Word arithmetic throughout.
 int64_t SampleDiscreteLaplace(const mpz_class& scale, crypto::SecureRng& rng);
 
 class DiscreteGaussian {

@@ -15,7 +15,37 @@ bool BernoulliExpMinusAtMostOne(const mpq_class& gamma, crypto::SecureRng& rng) 
   return mpz_odd_p(k.get_mpz_t()) != 0;
 }
 
+// exp(-num/den) for num <= den, 64-bit parts.
+bool BernoulliExpMinusAtMostOne(uint64_t num, uint64_t den, crypto::SecureRng& rng) {
+  uint64_t k = 1;
+  while (true) {
+    if (den > UINT64_MAX / k) {  // den * k overflows: finish exactly with rationals
+      mpq_class p(mpz_class(num), mpz_class(den) * k);
+      p.canonicalize();
+      if (!BernoulliRational(p, rng)) break;
+    } else if (!BernoulliRational(num, den * k, rng)) {
+      break;
+    }
+    ++k;
+  }
+  return (k & 1) != 0;
+}
+
 }  // namespace
+
+bool BernoulliRational(uint64_t num, uint64_t den, crypto::SecureRng& rng) {
+  if (num >= den) return true;
+  return rng.UniformUint64(den) < num;
+}
+
+bool BernoulliExpMinus(uint64_t num, uint64_t den, crypto::SecureRng& rng) {
+  if (num <= den) return BernoulliExpMinusAtMostOne(num, den, rng);
+  const uint64_t whole = num / den;
+  for (uint64_t i = 0; i < whole; ++i) {
+    if (!BernoulliExpMinusAtMostOne(1, 1, rng)) return false;
+  }
+  return BernoulliExpMinusAtMostOne(num % den, den, rng);
+}
 
 bool BernoulliRational(const mpq_class& p, crypto::SecureRng& rng) {
   if (p <= 0) return false;

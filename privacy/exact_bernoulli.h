@@ -22,6 +22,8 @@
 
 #include <gmpxx.h>
 
+#include <cstdint>
+
 #include "crypto/secure_rng.h"
 
 namespace pplda::privacy {
@@ -29,6 +31,13 @@ namespace pplda::privacy {
 bool BernoulliRational(const mpq_class& p, crypto::SecureRng& rng);
 
 bool BernoulliExpMinus(const mpq_class& gamma, crypto::SecureRng& rng);
+
+// The same trials for p = num/den and g = num/den with 64-bit parts (den >=
+// 1), without heap arithmetic: the samplers' common case. Identical
+// distributions; a denominator that would overflow 64 bits falls back to
+// the rational version.
+bool BernoulliRational(uint64_t num, uint64_t den, crypto::SecureRng& rng);
+bool BernoulliExpMinus(uint64_t num, uint64_t den, crypto::SecureRng& rng);
 
 }  // namespace pplda::privacy
 

@@ -1,6 +1,7 @@
 // Statistical tests of the exact DP noise samplers, each with a fixed seed
 // (crypto::SeededRng) and a stated false-alarm rate:
-//  - Bernoulli(p) and Bernoulli(exp(-g)): the count of successes in n trials
+//  - Bernoulli(p) and Bernoulli(exp(-g)), rational and 64-bit versions (with
+//    the overflow fallback): the count of successes in n trials
 //    lies within 5 standard deviations of n p (two-sided false alarm below
 //    6e-7 per check under the null);
 //  - discrete Laplace and discrete Gaussian: chi-square goodness of fit of
@@ -9,6 +10,7 @@
 //    the 10^-4 level (critical value from the Wilson-Hilferty
 //    approximation, conservative here); plus symmetry (mean within 5
 //    standard errors of 0) and variance within 5% of the pmf's.
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <vector>
@@ -48,6 +50,26 @@ TEST(ExactBernoulliStat, ExpMinusMatchesProbability) {
     for (int i = 0; i < n; ++i) hits += BernoulliExpMinus(gamma, rng) ? 1 : 0;
     ExpectBinomialCount(hits, n, std::exp(-static_cast<double>(num) / den),
                         "exp(-" + std::to_string(num) + "/" + std::to_string(den) + ")");
+  }
+}
+
+// The 64-bit versions, including denominators near 2^63 where den * k
+// overflows and the rational fallback finishes the trial.
+TEST(ExactBernoulliStat, WordVersionsMatchProbability) {
+  crypto::SeededRng rng(14);
+  const int n = 100000;
+  const uint64_t big = (uint64_t{1} << 63) - 25;
+  for (auto [num, den] : std::vector<std::pair<uint64_t, uint64_t>>{
+           {1, 3}, {7, 10}, {0, 1}, {1, 1}, {7, 3}, {9, 1}, {big / 2, big}, {big - 1, big}}) {
+    int rational = 0, exp_minus = 0;
+    for (int i = 0; i < n; ++i) {
+      rational += BernoulliRational(num, den, rng) ? 1 : 0;
+      exp_minus += BernoulliExpMinus(num, den, rng) ? 1 : 0;
+    }
+    const double g = static_cast<double>(num) / static_cast<double>(den);
+    const std::string what = std::to_string(num) + "/" + std::to_string(den);
+    ExpectBinomialCount(rational, n, std::min(g, 1.0), "p = " + what);
+    ExpectBinomialCount(exp_minus, n, std::exp(-g), "exp(-" + what + ")");
   }
 }
 
