@@ -242,6 +242,10 @@ TEST_F(PpldaCliTest, DpOptionErrorsNameTheFlag) {
                Path("m.json"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.output, HasSubstr("kept none of the"));
+  r = RunPplda("train --input " + Path("docs") + " --no-preprocess --dp-vocab-epsilon 1 --out " +
+               Path("m.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("--dp-vocab-epsilon cannot be combined with --no-preprocess"));
   EXPECT_NE(RunPplda("train --input " + Path("docs") + " --dp-epsilon -1").exit_code, 0);
   EXPECT_NE(RunPplda("train --input " + Path("docs") + " --dp-delta 0.7").exit_code, 0);
   EXPECT_FALSE(fs::exists(dir_ / "m.json"));
