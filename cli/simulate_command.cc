@@ -1,6 +1,6 @@
 // `pplda simulate`: the whole secure protocol in one process (every party a
 // thread, the coordinator on the main thread, a simulated network between
-// them; coordinator/local_consortium.h) on real corpora, one folder or file
+// them; simulation/local_consortium.h) on real corpora, one folder or file
 // per party. Writes the published model in the same JSON as `pplda train`,
 // with the leakage statement and the dealer-mode label in its metadata.
 //
@@ -20,11 +20,13 @@
 #include "cli/command.h"
 #include "cli/input_flags.h"
 #include "cli/model_metadata.h"
-#include "coordinator/local_consortium.h"
+#include "coordinator/consortium_policy.h"
 #include "crypto/paillier_dealer.h"
 #include "crypto/secure_rng.h"
 #include "lda/model_file.h"
 #include "lda/preprocessor.h"
+#include "lda/vocabulary_file.h"
+#include "simulation/local_consortium.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::cli {
@@ -69,21 +71,6 @@ absl::StatusOr<std::vector<NamedPath>> ParseParties(const std::vector<std::strin
   return out;
 }
 
-absl::StatusOr<lda::Vocabulary> ReadVocabularyFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError("cannot read vocabulary file " + path);
-  std::vector<std::string> terms;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!line.empty()) terms.push_back(line);
-  }
-  absl::StatusOr<lda::Vocabulary> v = lda::Vocabulary::FromTerms(std::move(terms));
-  if (!v.ok()) return absl::InvalidArgumentError(path + ": " + std::string(v.status().message()));
-  if (v->empty()) return absl::InvalidArgumentError(path + ": the vocabulary is empty");
-  return v;
-}
-
 struct PartyCorpora {
   lda::Vocabulary vocabulary;
   std::vector<lda::Corpus> corpora;
@@ -102,7 +89,7 @@ absl::StatusOr<PartyCorpora> LoadParties(const SimulateFlags& f,
   const lda::PreprocessOptions pre = PreprocessOptionsFrom(f.input);
   PartyCorpora out;
   if (!f.vocabulary_path.empty()) {
-    ASSIGN_OR_RETURN(out.vocabulary, ReadVocabularyFile(f.vocabulary_path));
+    ASSIGN_OR_RETURN(out.vocabulary, lda::ReadVocabularyFile(f.vocabulary_path));
     out.info["vocabulary"] = {{"source", "file"}, {"path", f.vocabulary_path}};
   } else {
     lda::RawCorpus all;
@@ -141,24 +128,6 @@ std::string PhaseLine(const party::PartyPhaseTimes& t) {
                          t.selection, t.exchange, t.conversion, t.weights, t.draw, t.update);
 }
 
-nlohmann::json PrivacyStatement(const coordinator::LocalConsortiumResult& r, int key_bits) {
-  return {{"setting", "secure multi-party simulation (all parties in one process)"},
-          {"key", "dealer-mode key: one process dealt every key share and could decrypt "
-                  "everything; for trying the protocol only"},
-          {"leakage",
-           "Revealed: each party's total token count; the public parameters (K, vocabulary, "
-           "alpha, beta, iterations); the published topic-term counts; to each party, the "
-           "topics of its own tokens. Not revealed: documents, per-document or per-party "
-           "counts, sampling weights, intermediate global counts, other parties' topics "
-           "(docs/protocol.md)."},
-          {"compute_parties", r.num_parties},
-          {"mpc_threshold", r.threshold},
-          {"paillier_modulus_bits", key_bits},
-          {"differential_privacy", nullptr},
-          {"epsilon", nullptr},
-          {"delta", nullptr}};
-}
-
 absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
   if (!f.input.input.empty()) {
     return absl::InvalidArgumentError("simulate reads one input per party: use --party NAME=PATH, "
@@ -166,19 +135,19 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
   }
   ASSIGN_OR_RETURN(std::vector<NamedPath> named, ParseParties(f.parties));
   ASSIGN_OR_RETURN(PartyCorpora data, LoadParties(f, named, g.quiet));
-  std::vector<coordinator::ConsortiumParty> parties;
+  std::vector<simulation::ConsortiumParty> parties;
   for (size_t i = 0; i < named.size(); ++i) {
-    coordinator::ConsortiumParty p;
+    simulation::ConsortiumParty p;
     p.name = named[i].name;
     for (const lda::Document& d : data.corpora[i].documents) p.documents.push_back(d.tokens);
     parties.push_back(std::move(p));
   }
-  const int n = parties.size() == 2 ? 3 : static_cast<int>(parties.size());
+  ASSIGN_OR_RETURN(const int n, coordinator::ComputeParties(static_cast<int>(parties.size())));
   crypto::SodiumRng os_rng;
   crypto::DealerOptions dealer;
   dealer.modulus_bits = static_cast<size_t>(f.key_bits);
   dealer.num_parties = n;
-  dealer.threshold = (n - 1) / 2 + 1;
+  dealer.threshold = coordinator::PaillierThreshold(n);
   if (!g.quiet) {
     spdlog::info("dealing a {}-bit threshold Paillier key to {} compute parties (DEALER MODE: "
                  "for simulation only)", f.key_bits, n);
@@ -188,7 +157,7 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
   const double key_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - key_start).count();
 
-  coordinator::LocalConsortiumOptions options;
+  simulation::LocalConsortiumOptions options;
   options.lda = f.lda;
   options.lda.draw_method =
       f.draw == "tree" ? crypto::DrawMethod::kParallelTree : crypto::DrawMethod::kBinarySearch;
@@ -213,12 +182,12 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
                  named.size() == 2 ? " + a data-less helper" : "", tokens, data.vocabulary.size(),
                  f.lda.num_topics, f.iterations);
   }
-  ASSIGN_OR_RETURN(coordinator::LocalConsortiumResult result,
-                   coordinator::RunLocalConsortium(std::move(parties), data.vocabulary, key,
+  ASSIGN_OR_RETURN(simulation::LocalConsortiumResult result,
+                   simulation::RunLocalConsortium(std::move(parties), data.vocabulary, key,
                                                    factory, options));
   progress.Finish(PhaseLine(result.stats.phases));
 
-  const coordinator::ConsortiumStats& s = result.stats;
+  const simulation::ConsortiumStats& s = result.stats;
   nlohmann::json bytes = nlohmann::json::array();
   for (uint64_t b : s.bytes_sent) bytes.push_back(b);
   nlohmann::json training = {
@@ -242,7 +211,13 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
       {"mpc_bytes_sent_per_party", bytes},
       {"coordinator_bytes", s.coordinator_bytes}};
   AddStandardMetadata(&result.model.metadata, training, data.info);
-  result.model.metadata["privacy"] = PrivacyStatement(result, f.key_bits);
+  coordinator::LeakageContext leakage;
+  leakage.setting = "secure multi-party simulation (all parties in one process)";
+  leakage.key_origin = "trusted dealer";
+  leakage.data_holders = static_cast<int>(named.size());
+  leakage.compute_parties = result.num_parties;
+  leakage.modulus_bits = f.key_bits;
+  result.model.metadata["privacy"] = coordinator::LeakageStatement(leakage);
   RETURN_IF_ERROR(lda::WriteModelFile(result.model, f.out));
   if (!f.mixtures_dir.empty()) {
     std::error_code ec;

@@ -23,95 +23,37 @@ absl::StatusOr<std::unique_ptr<LdaCoordinator>> LdaCoordinator::Create(
       new LdaCoordinator(std::move(run_id), plan, std::move(key), pool));
 }
 
-absl::Status LdaCoordinator::CheckUpdate(const party::CountUpdate& update, int party,
-                                         int iteration) const {
-  const std::string who = absl::StrCat("update from party ", party);
-  if (update.run_id != run_id_) {
-    return absl::FailedPreconditionError(absl::StrCat(who, " belongs to run '", update.run_id,
-                                                      "', not '", run_id_, "'"));
-  }
-  if (update.iteration != iteration) {
-    return absl::FailedPreconditionError(absl::StrCat(who, " is for iteration ",
-                                                      update.iteration, ", expected ", iteration));
-  }
-  if (update.party != party) {
-    return absl::InvalidArgumentError(absl::StrCat(who, " is signed as party ", update.party,
-                                                   " (missing or repeated party)"));
-  }
-  const bool may_be_empty = plan_.tokens_of(party) == 0;
-  if (may_be_empty && update.matrix.empty() && update.totals.empty()) return absl::OkStatus();
-  if (update.matrix.size() != plan_.MatrixCiphertexts() ||
-      update.totals.size() != plan_.TotalsCiphertexts()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        who, ": ", update.matrix.size(), " matrix and ", update.totals.size(),
-        " totals ciphertexts, expected ", plan_.MatrixCiphertexts(), " and ",
-        plan_.TotalsCiphertexts()));
-  }
-  const crypto::PaillierPublicKey& pk = key_->paillier();
-  for (size_t i = 0; i < update.matrix.size(); ++i) {
-    RETURN_IF_ERROR(pk.ValidateCiphertext(update.matrix[i].value,
-                                          absl::StrCat(who, ", matrix ciphertext ", i)));
-  }
-  for (size_t i = 0; i < update.totals.size(); ++i) {
-    RETURN_IF_ERROR(pk.ValidateCiphertext(update.totals[i].value,
-                                          absl::StrCat(who, ", totals ciphertext ", i)));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status LdaCoordinator::Fold(const std::vector<party::CountUpdate>& updates, int iteration) {
-  if (iteration != folded_ + 1) {
-    return absl::FailedPreconditionError(absl::StrCat("coordinator: updates for iteration ",
-                                                      iteration, " but iteration ", folded_ + 1,
-                                                      " is expected"));
+  absl::Status folded = counts_.Fold(updates, iteration);
+  if (!folded.ok()) {
+    return absl::Status(folded.code(), absl::StrCat("coordinator: ", folded.message()));
   }
-  if (static_cast<int>(updates.size()) != plan_.num_parties()) {
-    return absl::InvalidArgumentError(absl::StrCat("coordinator: ", updates.size(),
-                                                   " updates for ", plan_.num_parties(),
-                                                   " parties"));
-  }
-  for (int p = 0; p < plan_.num_parties(); ++p) RETURN_IF_ERROR(CheckUpdate(updates[p], p, iteration));
-  for (const party::CountUpdate& u : updates) {
-    if (u.matrix.empty()) continue;
-    if (matrix_.empty()) {
-      matrix_ = u.matrix;
-      totals_ = u.totals;
-      continue;
-    }
-    ASSIGN_OR_RETURN(matrix_, evaluator_.AddBatch(matrix_, u.matrix, pool_));
-    ASSIGN_OR_RETURN(totals_, evaluator_.AddBatch(totals_, u.totals, pool_));
-  }
-  if (matrix_.empty()) {
-    return absl::FailedPreconditionError("coordinator: no party sent initial counts");
-  }
-  folded_ = iteration;
   return absl::OkStatus();
-}
-
-absl::StatusOr<party::GlobalCounts> LdaCoordinator::Counts() const {
-  if (folded_ < 0) {
-    return absl::FailedPreconditionError("coordinator: the initial counts were not folded yet");
-  }
-  party::GlobalCounts counts;
-  counts.run_id = run_id_;
-  counts.iteration = folded_ + 1;
-  counts.matrix = matrix_;
-  counts.totals = totals_;
-  return counts;
 }
 
 absl::StatusOr<std::vector<int64_t>> LdaCoordinator::DecodeCounts(
     const std::vector<party::DecryptionShare>& shares) const {
+  const int expected = counts_.folded() + 1;
+  if (static_cast<int>(shares.size()) < key_->threshold()) {
+    return absl::InvalidArgumentError(absl::StrCat("publication needs ", key_->threshold(),
+                                                   " decryption shares, got ", shares.size()));
+  }
+  crypto::PaillierCombiner combiner(key_);
+  const std::vector<crypto::Ciphertext> ciphertexts = counts_.AllCiphertexts();
   std::vector<crypto::PartialDecryptionBatch> batches;
   for (const party::DecryptionShare& s : shares) {
-    if (s.run_id != run_id_ || s.iteration != folded_ + 1) {
+    if (s.run_id != run_id_ || s.iteration != expected) {
       return absl::FailedPreconditionError(absl::StrCat(
           "decryption share from party ", s.party, " is for run '", s.run_id, "' iteration ",
-          s.iteration, ", expected '", run_id_, "' iteration ", folded_ + 1));
+          s.iteration, ", expected '", run_id_, "' iteration ", expected));
+    }
+    absl::Status verified = combiner.VerifyBatch(ciphertexts, s.partials, pool_);
+    if (!verified.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("decryption share from party ", s.party,
+                                                     ": ", verified.message()));
     }
     batches.push_back(s.partials);
   }
-  crypto::PaillierCombiner combiner(key_);
   ASSIGN_OR_RETURN(std::vector<mpz_class> plain, combiner.CombineBatch(batches, pool_));
   const size_t s = plan_.layout().slots();
   std::vector<mpz_class> matrix_plain(plain.begin(), plain.begin() + plan_.MatrixCiphertexts());

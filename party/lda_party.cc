@@ -60,20 +60,23 @@ PartyPhaseTimes& PartyPhaseTimes::operator+=(const PartyPhaseTimes& o) {
 
 LdaParty::LdaParty(int party, std::string run_id, const SecureLdaPlan& plan,
                    const crypto::PaillierKeyShare& key_share,
-                   const crypto::PaillierEncryptor& encryptor, ThreadPool* pool)
+                   const crypto::PaillierEncryptor& encryptor, crypto::SecureRng& proof_rng,
+                   ThreadPool* pool)
     : party_(party),
       run_id_(std::move(run_id)),
       plan_(plan),
       key_share_(key_share),
       encryptor_(encryptor),
+      proof_rng_(proof_rng),
       evaluator_(key_share.public_key()->paillier()),
+      counts_(run_id_, plan, key_share.public_key(), pool),
       pool_(pool) {}
 
 absl::StatusOr<std::unique_ptr<LdaParty>> LdaParty::Create(
     int party, std::string run_id, const SecureLdaPlan& plan,
     std::vector<std::vector<lda::TermId>> documents, std::vector<std::vector<int>> topics,
     const crypto::PaillierKeyShare& key_share, const crypto::PaillierEncryptor& encryptor,
-    ThreadPool* pool) {
+    crypto::SecureRng& proof_rng, ThreadPool* pool) {
   if (party < 0 || party >= plan.num_parties()) {
     return absl::InvalidArgumentError(
         absl::StrCat("party id ", party, " is outside [0, ", plan.num_parties(), ")"));
@@ -83,7 +86,7 @@ absl::StatusOr<std::unique_ptr<LdaParty>> LdaParty::Create(
                                                    " documents but topics for ", topics.size()));
   }
   auto p = std::unique_ptr<LdaParty>(
-      new LdaParty(party, std::move(run_id), plan, key_share, encryptor, pool));
+      new LdaParty(party, std::move(run_id), plan, key_share, encryptor, proof_rng, pool));
   const int K = plan.num_topics();
   p->doc_topic_.assign(documents.size() * K, 0);
   for (size_t m = 0; m < documents.size(); ++m) {
@@ -149,7 +152,17 @@ absl::StatusOr<CountUpdate> LdaParty::EncryptCounts(const std::vector<int64_t>& 
   return update;
 }
 
-absl::StatusOr<CountUpdate> LdaParty::InitialCounts() const {
+CountUpdate LdaParty::Sent(CountUpdate update) {
+  sent_digest_ = UpdateDigest(update, key_share_.public_key()->paillier().ciphertext_bytes());
+  sent_ = true;
+  return update;
+}
+
+absl::StatusOr<CountUpdate> LdaParty::InitialCounts() {
+  if (sent_ || counts_.folded() >= 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("party ", party_, ": the initial counts were already sent"));
+  }
   const int K = plan_.num_topics();
   std::vector<int64_t> term_topic(static_cast<size_t>(plan_.num_terms()) * K, 0);
   std::vector<int64_t> totals(K, 0);
@@ -157,31 +170,63 @@ absl::StatusOr<CountUpdate> LdaParty::InitialCounts() const {
     ++term_topic[static_cast<size_t>(terms_[i]) * K + topics_[i]];
     ++totals[topics_[i]];
   }
-  return EncryptCounts(term_topic, totals, 0);
+  ASSIGN_OR_RETURN(CountUpdate update, EncryptCounts(term_topic, totals, 0));
+  return Sent(std::move(update));
 }
 
-absl::Status LdaParty::CheckCounts(const GlobalCounts& counts, int iteration) const {
-  if (counts.run_id != run_id_) {
-    return absl::FailedPreconditionError(absl::StrCat("party ", party_, ": counts of run '",
-                                                      counts.run_id, "', expected run '",
-                                                      run_id_, "'"));
+absl::Status LdaParty::AcceptUpdates(const std::vector<CountUpdate>& updates) {
+  if (!sent_) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "party ", party_, ": relayed updates, but this party has no update outstanding (it ran ",
+        iterations_done_, " iterations and accepted their updates)"));
   }
-  if (counts.iteration != iteration) {
-    return absl::FailedPreconditionError(absl::StrCat("party ", party_, ": counts for iteration ",
-                                                      counts.iteration, ", expected ",
-                                                      iteration));
+  if (static_cast<size_t>(party_) < updates.size()) {
+    const CountsDigest mine =
+        UpdateDigest(updates[party_], key_share_.public_key()->paillier().ciphertext_bytes());
+    if (mine != sent_digest_) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "party ", party_, ": the update relayed as this party's for iteration ",
+          iterations_done_, " is not the one it sent (the coordinator altered it)"));
+    }
   }
-  if (counts.matrix.size() != plan_.MatrixCiphertexts() ||
-      counts.totals.size() != plan_.TotalsCiphertexts()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "party ", party_, ": global counts with ", counts.matrix.size(), " matrix and ",
-        counts.totals.size(), " totals ciphertexts, expected ", plan_.MatrixCiphertexts(),
-        " and ", plan_.TotalsCiphertexts()));
+  RETURN_IF_ERROR(counts_.Fold(updates, iterations_done_));
+  sent_ = false;
+  confirmed_ = false;
+  return absl::OkStatus();
+}
+
+absl::Status LdaParty::CheckPeerDigest(const std::vector<uint8_t>& digest, int from) const {
+  const CountsDigest& mine = counts_.digest();
+  if (digest.size() != mine.size() || !std::equal(mine.begin(), mine.end(), digest.begin())) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "party ", party_, ": party ", from, " folded different updates up to iteration ",
+        counts_.folded(), " (the coordinator relayed different updates to different parties)"));
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<Ciphertext>> LdaParty::Select(const GlobalCounts& counts) const {
+absl::Status LdaParty::ConfirmCounts(crypto::MpcEngine& engine) {
+  if (sent_ || counts_.folded() != iterations_done_) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "party ", party_, ": the updates of iteration ", iterations_done_,
+        " were not accepted yet"));
+  }
+  const CountsDigest& mine = counts_.digest();
+  std::vector<std::vector<uint8_t>> payloads(plan_.num_parties());
+  for (int j = 0; j < plan_.num_parties(); ++j) {
+    if (j != party_) payloads[j].assign(mine.begin(), mine.end());
+  }
+  ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> received,
+                   engine.ExchangeWithAll(std::move(payloads)));
+  for (int j = 0; j < plan_.num_parties(); ++j) {
+    if (j != party_) RETURN_IF_ERROR(CheckPeerDigest(received[j], j));
+  }
+  confirmed_ = true;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Ciphertext>> LdaParty::Select() const {
+  const std::vector<Ciphertext>& matrix = counts_.matrix();
   const size_t s = plan_.layout().slots();
   const size_t n_ct = plan_.SelectionCiphertexts(num_tokens());
   const size_t items = static_cast<size_t>(num_tokens()) * plan_.chunks();
@@ -195,7 +240,7 @@ absl::StatusOr<std::vector<Ciphertext>> LdaParty::Select(const GlobalCounts& cou
   auto row = [&](size_t item) -> const Ciphertext& {
     const size_t token = item / plan_.chunks();
     const size_t h = item % plan_.chunks();
-    return counts.matrix[static_cast<size_t>(terms_[token]) * plan_.chunks() + h];
+    return matrix[static_cast<size_t>(terms_[token]) * plan_.chunks() + h];
   };
   // Items [first(g), last(g)) go to ciphertext g; only the last one may be short.
   auto first = [&](size_t g) { return g * per_ct; };
@@ -229,9 +274,12 @@ absl::StatusOr<std::vector<Ciphertext>> LdaParty::ExchangeSelections(
     crypto::MpcEngine& engine, const std::vector<Ciphertext>& mine) const {
   const crypto::ThresholdPublicKey& key = *key_share_.public_key();
   const std::string bytes = crypto::CiphertextBatchToProto(key, mine).SerializeAsString();
+  const CountsDigest& digest = counts_.digest();
   std::vector<std::vector<uint8_t>> payloads(plan_.num_parties());
   for (int j = 0; j < plan_.num_parties(); ++j) {
-    if (j != party_) payloads[j].assign(bytes.begin(), bytes.end());
+    if (j == party_) continue;
+    payloads[j].assign(digest.begin(), digest.end());
+    payloads[j].insert(payloads[j].end(), bytes.begin(), bytes.end());
   }
   ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> received,
                    engine.ExchangeWithAll(std::move(payloads)));
@@ -241,8 +289,15 @@ absl::StatusOr<std::vector<Ciphertext>> LdaParty::ExchangeSelections(
       all.insert(all.end(), mine.begin(), mine.end());
       continue;
     }
+    if (received[j].size() < digest.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("selection ciphertexts from party ", j, ": shorter than a digest"));
+    }
+    RETURN_IF_ERROR(CheckPeerDigest(
+        std::vector<uint8_t>(received[j].begin(), received[j].begin() + digest.size()), j));
     pplda::v1::CiphertextBatch proto;
-    if (!proto.ParseFromArray(received[j].data(), static_cast<int>(received[j].size()))) {
+    if (!proto.ParseFromArray(received[j].data() + digest.size(),
+                              static_cast<int>(received[j].size() - digest.size()))) {
       return absl::InvalidArgumentError(
           absl::StrCat("selection ciphertexts from party ", j, ": not a CiphertextBatch"));
     }
@@ -348,15 +403,19 @@ absl::StatusOr<CountUpdate> LdaParty::ApplyDraw(const std::vector<std::optional<
     empty.run_id = run_id_;
     empty.iteration = iteration;
     empty.party = party_;
-    return empty;
+    return Sent(std::move(empty));
   }
-  return EncryptCounts(term_topic, totals, iteration);
+  ASSIGN_OR_RETURN(CountUpdate update, EncryptCounts(term_topic, totals, iteration));
+  return Sent(std::move(update));
 }
 
-absl::StatusOr<CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& engine,
-                                                   const GlobalCounts& counts) {
+absl::StatusOr<CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& engine) {
   const int iteration = iterations_done_ + 1;
-  RETURN_IF_ERROR(CheckCounts(counts, iteration));
+  if (sent_ || counts_.folded() != iterations_done_) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "party ", party_, ": iteration ", iteration, " needs the accepted updates of iteration ",
+        iterations_done_));
+  }
   if (engine.party_id() != party_ || engine.num_parties() != plan_.num_parties()) {
     return absl::InvalidArgumentError(absl::StrCat("party ", party_, " was given the engine of party ",
                                                    engine.party_id(), " of ",
@@ -364,12 +423,12 @@ absl::StatusOr<CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& engine,
   }
   PartyPhaseTimes t;
   Clock::time_point start = Clock::now();
-  ASSIGN_OR_RETURN(const std::vector<Ciphertext> mine, Select(counts));
+  ASSIGN_OR_RETURN(const std::vector<Ciphertext> mine, Select());
   t.selection = SecondsSince(start);
 
   start = Clock::now();
   ASSIGN_OR_RETURN(std::vector<Ciphertext> all, ExchangeSelections(engine, mine));
-  all.insert(all.end(), counts.totals.begin(), counts.totals.end());
+  all.insert(all.end(), counts_.totals().begin(), counts_.totals().end());
   t.exchange = SecondsSince(start);
 
   start = Clock::now();
@@ -398,15 +457,23 @@ absl::StatusOr<CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& engine,
   return update;
 }
 
-absl::StatusOr<DecryptionShare> LdaParty::DecryptModel(const GlobalCounts& counts) const {
-  RETURN_IF_ERROR(CheckCounts(counts, iterations_done_ + 1));
-  std::vector<Ciphertext> all = counts.matrix;
-  all.insert(all.end(), counts.totals.begin(), counts.totals.end());
+absl::StatusOr<DecryptionShare> LdaParty::DecryptModel(const CountsDigest& requested) const {
+  if (!confirmed_) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "party ", party_, ": asked to decrypt before the parties confirmed the final counts"));
+  }
+  if (requested != counts_.digest()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "party ", party_, ": refusing to decrypt: the coordinator asks for counts with digest ",
+        DigestHex(requested), ", but the agreed fold of run '", run_id_, "' after iteration ",
+        counts_.folded(), " is ", DigestHex(counts_.digest())));
+  }
   DecryptionShare share;
   share.run_id = run_id_;
-  share.iteration = counts.iteration;
+  share.iteration = counts_.folded() + 1;
   share.party = party_;
-  ASSIGN_OR_RETURN(share.partials, key_share_.PartialDecryptBatch(all, pool_));
+  ASSIGN_OR_RETURN(share.partials, key_share_.PartialDecryptBatchWithProofs(
+                                       counts_.AllCiphertexts(), proof_rng_, pool_));
   return share;
 }
 

@@ -7,13 +7,23 @@
 // an MpcEngine. A party without documents is the data-less helper: it runs
 // the same code with no tokens.
 //
-// One iteration, RunIteration(engine, counts) (every party calls it with the
-// same GlobalCounts; rounds are identical at every party):
+// The coordinator is untrusted (docs/protocol.md, "Untrusted coordinator"):
+// it only relays. A party keeps its own EncryptedCounts, folded from the
+// updates the coordinator relays (AcceptUpdates checks that its own entry is
+// exactly what it sent), and the parties compare the fold's hash-chain
+// digest over their authenticated MPC links before using it. So a party
+// computes on, and decrypts, only counts every party agreed are the fold of
+// the run; never a ciphertext the coordinator handed it.
+//
+// One iteration, RunIteration(engine) (every party calls it after accepting
+// the same updates; rounds are identical at every party):
 //  1. Selection (owner-local, Paillier): for its tokens the party builds
-//     packed ciphertexts of c_ik = n_k(t_i) - [k = z_i] by shifting each
-//     token's term row into its slots (Horner with 2^(C W) powers), adds
-//     the packed -[k = z_i] correction and re-randomises.
-//  2. Exchange of the selection ciphertexts (one ExchangeWithAll round);
+//     packed ciphertexts of c_ik = n_k(t_i) - [k = z_i] from its own fold by
+//     shifting each token's term row into its slots (Horner with 2^(C W)
+//     powers), adds the packed -[k = z_i] correction and re-randomises.
+//  2. Exchange of the selection ciphertexts, each prefixed by the sender's
+//     fold digest (one ExchangeWithAll round; a digest that differs from
+//     ours is FailedPrecondition: the coordinator relayed different updates);
 //     CiphertextToShares converts every party's selections and the totals
 //     [n_k] into Shamir shares (2 rounds).
 //  3. Input round: the owner shares d_ik = n_m(k) - [k = z_i] and
@@ -26,6 +36,11 @@
 //  6. The owner updates z and n_m(k) and returns a CountUpdate with its
 //     packed encrypted deltas of every term (data-less parties return an
 //     empty update).
+// Publication: AcceptUpdates(last updates), ConfirmCounts(engine) (one
+// digest round), then DecryptModel(requested digest) by the decrypting
+// parties: partial decryptions of the party's own fold, with proofs of
+// correct decryption, refused (FailedPrecondition) when the requested
+// digest is not the agreed one.
 // Errors: InvalidArgument / FailedPrecondition for messages of the wrong run,
 // iteration or shape (naming the field); engine and crypto errors pass
 // through. After an error the run cannot continue (parties are out of step).
@@ -48,6 +63,8 @@
 #include "crypto/paillier_key_share.h"
 #include "crypto/share_conversion.h"
 #include "lda/vocabulary.h"
+#include "crypto/secure_rng.h"
+#include "party/encrypted_counts.h"
 #include "party/protocol_messages.h"
 #include "party/secure_lda_plan.h"
 
@@ -69,24 +86,38 @@ class LdaParty {
  public:
   // `documents[m]` are term ids in [0, plan.num_terms()); `topics[m][i]` the
   // initial topic of token i of document m, in [0, K). The party's token
-  // count must equal plan.tokens_of(party). The key share, encryptor and
-  // pool must outlive the party; pool may be null.
+  // count must equal plan.tokens_of(party). The key share, encryptor,
+  // proof_rng (randomness of the decryption proofs) and pool must outlive
+  // the party; pool may be null.
   static absl::StatusOr<std::unique_ptr<LdaParty>> Create(
       int party, std::string run_id, const SecureLdaPlan& plan,
       std::vector<std::vector<lda::TermId>> documents, std::vector<std::vector<int>> topics,
       const crypto::PaillierKeyShare& key_share, const crypto::PaillierEncryptor& encryptor,
-      ThreadPool* pool);
+      crypto::SecureRng& proof_rng, ThreadPool* pool);
 
   int party() const { return party_; }
   const SecureLdaPlan& plan() const { return plan_; }
   int64_t num_tokens() const { return static_cast<int64_t>(terms_.size()); }
 
   // The packed encrypted initial counts (iteration 0).
-  absl::StatusOr<CountUpdate> InitialCounts() const;
-  // One iteration (steps above); returns this party's delta update.
-  absl::StatusOr<CountUpdate> RunIteration(crypto::MpcEngine& engine, const GlobalCounts& counts);
-  // Partial decryptions of the final counts, for publication.
-  absl::StatusOr<DecryptionShare> DecryptModel(const GlobalCounts& counts) const;
+  absl::StatusOr<CountUpdate> InitialCounts();
+  // Folds the coordinator's relay of every party's update of the last
+  // iteration this party ran (0 after InitialCounts). InvalidArgument when
+  // this party's own entry is not what it sent; EncryptedCounts::Fold's
+  // errors otherwise. A refused relay changes nothing.
+  absl::Status AcceptUpdates(const std::vector<CountUpdate>& updates);
+  // One iteration (steps above) on the accepted counts; returns this
+  // party's delta update. FailedPrecondition when the updates of the
+  // previous iteration were not accepted.
+  absl::StatusOr<CountUpdate> RunIteration(crypto::MpcEngine& engine);
+  // One round: every party checks the others folded the same updates.
+  absl::Status ConfirmCounts(crypto::MpcEngine& engine);
+  // Partial decryptions, with proofs, of this party's confirmed fold, when
+  // `requested` (the coordinator's digest of what it will combine) is it.
+  absl::StatusOr<DecryptionShare> DecryptModel(const CountsDigest& requested) const;
+  // The digest of the accepted fold (EncryptedCounts::digest()).
+  const CountsDigest& counts_digest() const { return counts_.digest(); }
+  int iterations_done() const { return iterations_done_; }
 
   // Topics of this party's tokens, per document.
   std::vector<std::vector<int>> Assignments() const;
@@ -98,10 +129,11 @@ class LdaParty {
  private:
   LdaParty(int party, std::string run_id, const SecureLdaPlan& plan,
            const crypto::PaillierKeyShare& key_share, const crypto::PaillierEncryptor& encryptor,
-           ThreadPool* pool);
+           crypto::SecureRng& proof_rng, ThreadPool* pool);
 
-  absl::Status CheckCounts(const GlobalCounts& counts, int iteration) const;
-  absl::StatusOr<std::vector<crypto::Ciphertext>> Select(const GlobalCounts& counts) const;
+  // FailedPrecondition unless `digest` (party `from`'s) equals ours.
+  absl::Status CheckPeerDigest(const std::vector<uint8_t>& digest, int from) const;
+  absl::StatusOr<std::vector<crypto::Ciphertext>> Select() const;
   absl::StatusOr<std::vector<crypto::Ciphertext>> ExchangeSelections(
       crypto::MpcEngine& engine, const std::vector<crypto::Ciphertext>& mine) const;
   // Shares of the weights of every token (global token order, token-major).
@@ -113,13 +145,20 @@ class LdaParty {
   absl::StatusOr<CountUpdate> EncryptCounts(const std::vector<int64_t>& term_topic,
                                             const std::vector<int64_t>& totals,
                                             int iteration) const;
+  // Records the digest of an update this party sends.
+  CountUpdate Sent(CountUpdate update);
 
   int party_;
   std::string run_id_;
   SecureLdaPlan plan_;
   const crypto::PaillierKeyShare& key_share_;
   const crypto::PaillierEncryptor& encryptor_;
+  crypto::SecureRng& proof_rng_;
   crypto::PaillierEvaluator evaluator_;
+  EncryptedCounts counts_;
+  CountsDigest sent_digest_{};  // of the last update this party sent
+  bool sent_ = false;           // an update was sent and not yet accepted back
+  bool confirmed_ = false;      // ConfirmCounts succeeded on the current fold
   std::unique_ptr<crypto::CiphertextToShares> converter_;
   ThreadPool* pool_;
   // Flat token arrays (document-major): term, topic, document.

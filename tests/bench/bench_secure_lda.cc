@@ -1,4 +1,4 @@
-// Benchmark of the whole secure LDA protocol (coordinator/local_consortium.h)
+// Benchmark of the whole secure LDA protocol (simulation/local_consortium.h)
 // at the reference paper's scale: 3 parties, the deterministic SOTU slice of
 // tests/protocol/protocol_test_util.h (50 sentence windows per era party,
 // default preprocessing with min_df = 1, each window capped at 20 tokens:
@@ -22,7 +22,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "coordinator/local_consortium.h"
+#include "simulation/local_consortium.h"
 #include "crypto/paillier_testing.h"
 #include "tests/protocol/protocol_test_util.h"
 
@@ -55,13 +55,13 @@ void BM_SecureLda(benchmark::State& state) {
     state.SkipWithError("set-up failed");
     return;
   }
-  coordinator::LocalConsortiumOptions options;
+  simulation::LocalConsortiumOptions options;
   options.lda.num_topics = K;
   options.iterations = kIterations;
   options.threads = 0;
-  coordinator::LocalConsortiumResult result;
+  simulation::LocalConsortiumResult result;
   for (auto _ : state) {
-    auto r = coordinator::RunLocalConsortium(
+    auto r = simulation::RunLocalConsortium(
         protocol_testing::SplitParties(slice->train, slice->docs_per_party),
         slice->train.vocabulary, *key, protocol_testing::SeededRngs(3), options);
     if (!r.ok()) {
@@ -70,7 +70,7 @@ void BM_SecureLda(benchmark::State& state) {
     }
     result = *std::move(r);
   }
-  const coordinator::ConsortiumStats& s = result.stats;
+  const simulation::ConsortiumStats& s = result.stats;
   const double it = kIterations;
   const double per_it = s.iteration_seconds / it;
   const double pdec = static_cast<double>(s.partial_decryptions_per_iteration);

@@ -74,15 +74,17 @@ TEST(PartyViewTest, OpenedConversionSlotsAreUniformlyMasked) {
   for (int p = 0; p < n; ++p) {
     rngs.push_back(std::make_unique<crypto::SeededRng>(100 + p));
     rngs.push_back(std::make_unique<crypto::SeededRng>(200 + p));
+    rngs.push_back(std::make_unique<crypto::SeededRng>(300 + p));
     recorders.push_back(std::make_unique<crypto::RecordingTransport>((*network)->transport(p)));
-    engines.push_back(*crypto::MpcEngine::Create(*config, *recorders[p], *rngs[2 * p]));
+    engines.push_back(*crypto::MpcEngine::Create(*config, *recorders[p], *rngs[3 * p]));
     encryptors.push_back(
-        *crypto::PaillierEncryptor::Create(key->public_key->paillier(), *rngs[2 * p + 1]));
+        *crypto::PaillierEncryptor::Create(key->public_key->paillier(), *rngs[3 * p + 1]));
     lda::Corpus c;
     for (const auto& d : parties_in[p].documents) c.documents.push_back({"d", d});
     parties.push_back(*party::LdaParty::Create(p, "view", *plan, parties_in[p].documents,
                                                lda::GibbsState::RandomTopics(c, K, 7 + p),
-                                               key->shares[p], *encryptors[p], &pool));
+                                               key->shares[p], *encryptors[p], *rngs[3 * p + 2],
+                                               &pool));
   }
   auto coordinator =
       coordinator::LdaCoordinator::Create("view", *plan, key->public_key, &pool);
@@ -90,6 +92,7 @@ TEST(PartyViewTest, OpenedConversionSlotsAreUniformlyMasked) {
   std::vector<party::CountUpdate> updates(n);
   for (int p = 0; p < n; ++p) updates[p] = *parties[p]->InitialCounts();
   ASSERT_TRUE((*coordinator)->Fold(updates, 0).ok());
+  for (int p = 0; p < n; ++p) ASSERT_TRUE(parties[p]->AcceptUpdates(updates).ok());
   auto counts = (*coordinator)->Counts();
   ASSERT_TRUE(counts.ok());
 
@@ -97,10 +100,10 @@ TEST(PartyViewTest, OpenedConversionSlotsAreUniformlyMasked) {
   const uint64_t first_round = engines[viewer]->rounds() + 1;
   recorders[viewer]->set_recording(true);
   ASSERT_TRUE((*network)->RunParties([&](int p) -> absl::Status {
-    return parties[p]->RunIteration(*engines[p], *counts).status();
+    return parties[p]->RunIteration(*engines[p]).status();
   }).ok());
 
-  // Rounds: first = selection exchange, +1 conversion masks, +2 partials.
+  // Rounds: first = selection exchange (with the fold digests), +1 conversion masks, +2 partials.
   size_t cts = plan->TotalsCiphertexts();
   for (int p = 0; p < n; ++p) cts += plan->SelectionCiphertexts(plan->tokens_of(p));
   std::vector<crypto::PartialDecryptionBatch> batches;

@@ -20,7 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "base/status_macros.h"
-#include "coordinator/local_consortium.h"
+#include "simulation/local_consortium.h"
 #include "crypto/secure_rng_testing.h"
 #include "lda/corpus.h"
 #include "lda/document_reader.h"
@@ -74,12 +74,12 @@ inline absl::StatusOr<Slice> SotuSlice(int docs_per_party, int tokens_per_doc,
 }
 
 // The slice's training documents split into the parties.
-inline std::vector<coordinator::ConsortiumParty> SplitParties(const lda::Corpus& corpus,
+inline std::vector<simulation::ConsortiumParty> SplitParties(const lda::Corpus& corpus,
                                                               const std::vector<int>& docs) {
-  std::vector<coordinator::ConsortiumParty> parties;
+  std::vector<simulation::ConsortiumParty> parties;
   size_t next = 0;
   for (size_t p = 0; p < docs.size(); ++p) {
-    coordinator::ConsortiumParty party;
+    simulation::ConsortiumParty party;
     party.name = "party" + std::to_string(p);
     for (int i = 0; i < docs[p]; ++i) party.documents.push_back(corpus.documents[next++].tokens);
     parties.push_back(std::move(party));

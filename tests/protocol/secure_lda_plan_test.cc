@@ -117,68 +117,18 @@ TEST(LdaPartyTest, RejectsBadDocuments) {
   auto enc = crypto::PaillierEncryptor::Create(f.key.public_key->paillier(), rng);
   ASSERT_TRUE(enc.ok());
   auto bad_term = party::LdaParty::Create(0, "r", *plan, {{0, 7}}, {{0, 0}}, f.key.shares[0],
-                                          **enc, nullptr);
+                                          **enc, rng, nullptr);
   EXPECT_EQ(bad_term.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(bad_term.status().message(), HasSubstr("term id 7"));
   auto bad_topic = party::LdaParty::Create(0, "r", *plan, {{0, 1}}, {{0, 3}}, f.key.shares[0],
-                                           **enc, nullptr);
+                                           **enc, rng, nullptr);
   EXPECT_THAT(bad_topic.status().message(), HasSubstr("topic 3"));
   auto wrong_count = party::LdaParty::Create(0, "r", *plan, {{0}}, {{0}}, f.key.shares[0], **enc,
-                                             nullptr);
+                                             rng, nullptr);
   EXPECT_THAT(wrong_count.status().message(), HasSubstr("the plan says 2"));
   auto mismatch = party::LdaParty::Create(0, "r", *plan, {{0, 1}}, {{0}}, f.key.shares[0], **enc,
-                                          nullptr);
+                                          rng, nullptr);
   EXPECT_THAT(mismatch.status().message(), HasSubstr("document 0"));
-}
-
-TEST(LdaCoordinatorTest, FoldsInitialCountsAndPublishesThemExactly) {
-  Fixture f = Make();
-  auto plan = Plan(f, 3, 4, {3, 2, 1});
-  ASSERT_TRUE(plan.ok());
-  crypto::SeededRng rng(2);
-  auto enc = crypto::PaillierEncryptor::Create(f.key.public_key->paillier(), rng);
-  ASSERT_TRUE(enc.ok());
-  const std::vector<std::vector<std::vector<lda::TermId>>> docs = {{{0, 1, 1}}, {{3, 1}}, {{2}}};
-  const std::vector<std::vector<std::vector<int>>> topics = {{{0, 2, 2}}, {{1, 2}}, {{0}}};
-  std::vector<party::CountUpdate> updates;
-  std::vector<std::unique_ptr<party::LdaParty>> parties;
-  for (int p = 0; p < 3; ++p) {
-    parties.push_back(*party::LdaParty::Create(p, "r", *plan, docs[p], topics[p],
-                                               f.key.shares[p], **enc, nullptr));
-    updates.push_back(*parties[p]->InitialCounts());
-  }
-  auto coordinator = coordinator::LdaCoordinator::Create("r", *plan, f.key.public_key, nullptr);
-  ASSERT_TRUE(coordinator.ok());
-  EXPECT_EQ((*coordinator)->Counts().status().code(), absl::StatusCode::kFailedPrecondition);
-  auto wrong_iteration = (*coordinator)->Fold(updates, 1);
-  EXPECT_EQ(wrong_iteration.code(), absl::StatusCode::kFailedPrecondition);
-  auto foreign = updates;
-  foreign[1].run_id = "other";
-  auto foreign_status = (*coordinator)->Fold(foreign, 0);
-  EXPECT_EQ(foreign_status.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(foreign_status.message(), HasSubstr("party 1"));
-  auto short_update = updates;
-  short_update[2].matrix.pop_back();
-  auto short_status = (*coordinator)->Fold(short_update, 0);
-  EXPECT_EQ(short_status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(short_status.message(), HasSubstr("matrix"));
-  auto swapped = updates;
-  std::swap(swapped[0], swapped[1]);
-  EXPECT_THAT((*coordinator)->Fold(swapped, 0).message(), HasSubstr("signed as party"));
-  ASSERT_TRUE((*coordinator)->Fold(updates, 0).ok());
-
-  auto counts = (*coordinator)->Counts();
-  ASSERT_TRUE(counts.ok());
-  std::vector<party::DecryptionShare> shares;
-  for (int p = 0; p < 2; ++p) shares.push_back(*parties[p]->DecryptModel(*counts));
-  auto vocab = lda::Vocabulary::FromTerms({"a", "b", "c", "d"});
-  auto model = (*coordinator)->Publish(shares, *vocab);
-  ASSERT_TRUE(model.ok()) << model.status();
-  // n_k(t), K x V: topic 0 has a, c; topic 1 has d; topic 2 has b, b, b.
-  EXPECT_EQ(model->topic_term_counts,
-            (std::vector<int64_t>{1, 0, 1, 0, 0, 0, 0, 1, 0, 3, 0, 0}));
-  EXPECT_DOUBLE_EQ(model->alpha, 0.1);
-  EXPECT_DOUBLE_EQ(model->beta, 0.01);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@
 #include <map>
 #include <numeric>
 
-#include "coordinator/local_consortium.h"
+#include "simulation/local_consortium.h"
 #include "crypto/paillier_testing.h"
 #include "gtest/gtest.h"
 #include "lda/batched_gibbs_sampler.h"
@@ -28,9 +28,9 @@
 namespace pplda {
 namespace {
 
-using coordinator::ConsortiumParty;
-using coordinator::LocalConsortiumOptions;
-using coordinator::RunLocalConsortium;
+using simulation::ConsortiumParty;
+using simulation::LocalConsortiumOptions;
+using simulation::RunLocalConsortium;
 
 crypto::DealtKey TestKey(int n) {
   absl::StatusOr<crypto::DealtKey> key =

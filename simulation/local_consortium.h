@@ -1,30 +1,24 @@
 // LocalConsortium: a whole secure LDA run in one process: n compute parties
-// (LdaParty, one thread each, over a SimulatedNetwork) and the coordinator
-// (LdaCoordinator, on the calling thread), driven exactly as the daemons
-// will drive them over gRPC: initial counts -> fold; per iteration the
-// coordinator's GlobalCounts -> every party's RunIteration -> fold of the
-// CountUpdates; publication by partial decryptions combined at the
-// coordinator. Used by `pplda simulate`, the protocol tests and
-// bench_secure_lda.
+// (InProcessPartyGroup: LdaParty objects, one thread each, over a
+// SimulatedNetwork) and the coordinator (LdaCoordinator, on the calling
+// thread), driven by the same schedule as the coordinator daemon
+// (coordinator/run_driver.h). Used by `pplda simulate`, the protocol tests
+// and bench_secure_lda.
 //
-// It lives in coordinator/ because it drives the coordinator and needs
-// pplda::party (the dependency runs coordinator -> party only).
-//
-// Roles: every entry of `parties` is a compute party (party id = index).
-// With exactly two data holders a data-less helper party is appended (the
-// honest majority of the MPC needs n >= 3; docs/protocol.md states what
-// trusting the helper means). The MPC threshold is t = (n - 1) / 2 and the
-// Paillier key must be a threshold key of the same n parties.
+// Roles (coordinator/consortium_policy.h): every entry of `parties` is a
+// compute party (party id = index); with exactly two data holders a
+// data-less helper party is appended. The MPC threshold is t = (n - 1) / 2
+// and the Paillier key must be a threshold key of the same n parties.
 // KEY: the key is dealt by the caller (dealer mode: whoever dealt it can
 // decrypt everything); results carry that label.
-// Randomness: rng_factory(stream) gives each party two independent sources
-// (stream 2p: its MPC engine, 2p+1: its Paillier encryptor). Tests pass
-// seeded sources; `pplda simulate` passes the OS CSPRNG.
+// Randomness: rng_factory(stream) gives each party three independent
+// sources (in_process_party_group.h). Tests pass seeded sources; `pplda
+// simulate` passes the OS CSPRNG.
 // Errors: InvalidArgument for inconsistent inputs (naming the party);
 // protocol errors pass through with the party that failed.
 // Thread-safety: one call at a time per options object; reentrant.
-#ifndef PPLDA_COORDINATOR_LOCAL_CONSORTIUM_H_
-#define PPLDA_COORDINATOR_LOCAL_CONSORTIUM_H_
+#ifndef PPLDA_SIMULATION_LOCAL_CONSORTIUM_H_
+#define PPLDA_SIMULATION_LOCAL_CONSORTIUM_H_
 
 #include <cstdint>
 #include <functional>
@@ -37,10 +31,11 @@
 #include "crypto/secure_rng.h"
 #include "lda/lda_model.h"
 #include "lda/vocabulary.h"
+#include "coordinator/run_driver.h"
 #include "party/lda_party.h"
 #include "party/secure_lda_plan.h"
 
-namespace pplda::coordinator {
+namespace pplda::simulation {
 
 struct ConsortiumParty {
   std::string name;
@@ -48,12 +43,7 @@ struct ConsortiumParty {
   std::vector<std::vector<int>> initial_topics;     // empty: uniform from options.seed
 };
 
-struct IterationReport {
-  int iteration = 0;           // 0 = initialisation, -1 = publication
-  double seconds = 0;          // wall time of this step
-  party::PartyPhaseTimes phases;  // party 0's phases in this iteration
-  double aggregation = 0;      // coordinator's folding time
-};
+using coordinator::IterationReport;
 
 struct LocalConsortiumOptions {
   party::SecureLdaOptions lda;
@@ -72,7 +62,7 @@ struct ConsortiumStats {
   uint64_t partial_decryptions_per_iteration = 0;  // all parties
   uint64_t rounds = 0;               // MPC rounds that carried traffic
   std::vector<uint64_t> bytes_sent;  // per party, MPC payload bytes
-  uint64_t coordinator_bytes = 0;    // ciphertext bytes to and from the coordinator
+  uint64_t coordinator_bytes = 0;    // ciphertext bytes to, from and relayed by the coordinator
 };
 
 struct LocalConsortiumResult {
@@ -91,6 +81,6 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
     const std::function<std::unique_ptr<crypto::SecureRng>(int stream)>& rng_factory,
     const LocalConsortiumOptions& options);
 
-}  // namespace pplda::coordinator
+}  // namespace pplda::simulation
 
-#endif  // PPLDA_COORDINATOR_LOCAL_CONSORTIUM_H_
+#endif  // PPLDA_SIMULATION_LOCAL_CONSORTIUM_H_

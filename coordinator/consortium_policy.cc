@@ -1,0 +1,56 @@
+#include "coordinator/consortium_policy.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace pplda::coordinator {
+
+absl::StatusOr<int> ComputeParties(int data_holders) {
+  if (data_holders < 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a secure run needs at least 2 data-holding parties, got ", data_holders));
+  }
+  return data_holders == 2 ? 3 : data_holders;
+}
+
+int MpcThreshold(int compute_parties) { return (compute_parties - 1) / 2; }
+
+int PaillierThreshold(int compute_parties) { return MpcThreshold(compute_parties) + 1; }
+
+nlohmann::json LeakageStatement(const LeakageContext& c) {
+  const bool dealt = c.key_origin != "distributed";
+  std::string leakage =
+      "Revealed: each party's total token count; the public parameters (K, vocabulary, "
+      "alpha, beta, iterations); the published topic-term counts; to each party, the "
+      "topics of its own tokens. Not revealed: documents, per-document or per-party "
+      "counts, sampling weights, intermediate global counts, other parties' topics "
+      "(docs/protocol.md). The coordinator sees only ciphertexts.";
+  if (c.data_holders == 2) {
+    absl::StrAppend(&leakage,
+                    " With two data holders the published exact counts minus one holder's own "
+                    "counts are the other holder's counts: each holder learns the other's "
+                    "topic-term counts.");
+  }
+  nlohmann::json out = {
+      {"setting", c.setting},
+      {"key_origin", dealt ? "trusted dealer" : "distributed"},
+      {"leakage", leakage},
+      {"data_holders", c.data_holders},
+      {"compute_parties", c.compute_parties},
+      {"mpc_threshold", MpcThreshold(c.compute_parties)},
+      {"paillier_threshold", PaillierThreshold(c.compute_parties)},
+      {"paillier_modulus_bits", c.modulus_bits},
+      {"differential_privacy", nullptr},
+      {"epsilon", nullptr},
+      {"delta", nullptr}};
+  if (dealt) {
+    out["key"] = "dealer-mode key (TRUSTED DEALER): whoever dealt the key shares could decrypt "
+                 "everything; for trying the protocol only";
+  }
+  if (c.data_holders == 2) {
+    out["helper"] = "a data-less helper party joined as the third compute party; it holds a key "
+                    "share, so the honest majority includes it (docs/protocol.md)";
+  }
+  return out;
+}
+
+}  // namespace pplda::coordinator

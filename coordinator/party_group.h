@@ -1,0 +1,52 @@
+// PartyGroup: how the run driver (run_driver.h) reaches the compute parties
+// of a run, whatever carries the messages: in-process parties over the
+// simulated network (simulation/) or remote party daemons over gRPC
+// (coordinator/daemon/). Each call addresses every party at once and
+// returns one answer per party in party order; the parties run the MPC among
+// themselves during Iterate and Publish.
+//
+// The coordinator only relays (docs/protocol.md, "Untrusted coordinator"):
+// Iterate and Publish hand every party the updates of the previous step
+// exactly as the parties sent them; each party folds them itself, checks its
+// own entry and compares the fold's digest with the others.
+// Errors: the first failing party's status, with the party named; after an
+// error the run cannot continue (parties are out of step).
+// Thread-safety: one caller at a time.
+#ifndef PPLDA_COORDINATOR_PARTY_GROUP_H_
+#define PPLDA_COORDINATOR_PARTY_GROUP_H_
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "party/encrypted_counts.h"
+#include "party/lda_party.h"
+#include "party/protocol_messages.h"
+
+namespace pplda::coordinator {
+
+struct IterationOutput {
+  std::vector<party::CountUpdate> updates;  // one per party, party order
+  party::PartyPhaseTimes phases;            // party 0's phases in this iteration
+};
+
+class PartyGroup {
+ public:
+  virtual ~PartyGroup() = default;
+
+  virtual int num_parties() const = 0;
+  // Every party's encrypted initial counts (iteration 0).
+  virtual absl::StatusOr<std::vector<party::CountUpdate>> InitialCounts() = 0;
+  // Relays `previous` (the updates of iteration - 1) and runs `iteration`.
+  virtual absl::StatusOr<IterationOutput> Iterate(int iteration,
+                                                  const std::vector<party::CountUpdate>& previous) = 0;
+  // Relays the last updates; the parties confirm the fold among themselves;
+  // parties 0 .. decryptors-1 return partial decryptions (with proofs) of
+  // the fold whose digest is `digest`.
+  virtual absl::StatusOr<std::vector<party::DecryptionShare>> Publish(
+      const std::vector<party::CountUpdate>& last, const party::CountsDigest& digest,
+      int decryptors) = 0;
+};
+
+}  // namespace pplda::coordinator
+
+#endif  // PPLDA_COORDINATOR_PARTY_GROUP_H_

@@ -1,0 +1,156 @@
+#include "party/encrypted_counts.h"
+
+#include <sodium.h>
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+
+namespace pplda::party {
+namespace {
+
+void HashCiphertexts(crypto_generichash_state* state, const std::vector<crypto::Ciphertext>& cts,
+                     size_t width) {
+  std::vector<uint8_t> buffer(width);
+  for (const crypto::Ciphertext& c : cts) {
+    std::fill(buffer.begin(), buffer.end(), 0);
+    size_t written = 0;
+    const size_t bytes = (mpz_sizeinbase(c.value.get_mpz_t(), 2) + 7) / 8;
+    // Validated ciphertexts are below N^2, so they fit `width` bytes.
+    mpz_export(buffer.data() + (width - bytes), &written, 1, 1, 1, 0, c.value.get_mpz_t());
+    crypto_generichash_update(state, buffer.data(), buffer.size());
+  }
+}
+
+}  // namespace
+
+CountsDigest UpdateDigest(const CountUpdate& update, size_t width) {
+  crypto_generichash_state state;
+  CountsDigest out;
+  crypto_generichash_init(&state, nullptr, 0, out.size());
+  const uint64_t header[4] = {static_cast<uint64_t>(update.party),
+                              static_cast<uint64_t>(update.iteration), update.matrix.size(),
+                              update.totals.size()};
+  crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(header), sizeof(header));
+  HashCiphertexts(&state, update.matrix, width);
+  HashCiphertexts(&state, update.totals, width);
+  crypto_generichash_final(&state, out.data(), out.size());
+  return out;
+}
+
+std::string DigestHex(const CountsDigest& digest) {
+  std::string hex(2 * digest.size() + 1, '\0');
+  sodium_bin2hex(hex.data(), hex.size(), digest.data(), digest.size());
+  hex.pop_back();
+  return hex;
+}
+
+EncryptedCounts::EncryptedCounts(std::string run_id, const SecureLdaPlan& plan,
+                                 crypto::ThresholdPublicKeyPtr key, ThreadPool* pool)
+    : run_id_(std::move(run_id)),
+      plan_(plan),
+      key_(std::move(key)),
+      evaluator_(key_->paillier()),
+      pool_(pool) {}
+
+absl::Status EncryptedCounts::CheckUpdate(const CountUpdate& update, int party,
+                                          int iteration) const {
+  const std::string who = absl::StrCat("update from party ", party);
+  if (update.run_id != run_id_) {
+    return absl::FailedPreconditionError(absl::StrCat(who, " belongs to run '", update.run_id,
+                                                      "', not '", run_id_, "'"));
+  }
+  if (update.iteration != iteration) {
+    return absl::FailedPreconditionError(absl::StrCat(who, " is for iteration ",
+                                                      update.iteration, ", expected ", iteration));
+  }
+  if (update.party != party) {
+    return absl::InvalidArgumentError(absl::StrCat(who, " is signed as party ", update.party,
+                                                   " (missing or repeated party)"));
+  }
+  const bool may_be_empty = plan_.tokens_of(party) == 0;
+  if (may_be_empty && update.matrix.empty() && update.totals.empty()) return absl::OkStatus();
+  if (update.matrix.size() != plan_.MatrixCiphertexts() ||
+      update.totals.size() != plan_.TotalsCiphertexts()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        who, ": ", update.matrix.size(), " matrix and ", update.totals.size(),
+        " totals ciphertexts, expected ", plan_.MatrixCiphertexts(), " and ",
+        plan_.TotalsCiphertexts()));
+  }
+  const crypto::PaillierPublicKey& pk = key_->paillier();
+  for (size_t i = 0; i < update.matrix.size(); ++i) {
+    RETURN_IF_ERROR(pk.ValidateCiphertext(update.matrix[i].value,
+                                          absl::StrCat(who, ", matrix ciphertext ", i)));
+  }
+  for (size_t i = 0; i < update.totals.size(); ++i) {
+    RETURN_IF_ERROR(pk.ValidateCiphertext(update.totals[i].value,
+                                          absl::StrCat(who, ", totals ciphertext ", i)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status EncryptedCounts::Fold(const std::vector<CountUpdate>& updates, int iteration) {
+  if (iteration != folded_ + 1) {
+    return absl::FailedPreconditionError(absl::StrCat("updates for iteration ", iteration,
+                                                      " but iteration ", folded_ + 1,
+                                                      " is expected"));
+  }
+  if (static_cast<int>(updates.size()) != plan_.num_parties()) {
+    return absl::InvalidArgumentError(absl::StrCat(updates.size(), " updates for ",
+                                                   plan_.num_parties(), " parties"));
+  }
+  for (int p = 0; p < plan_.num_parties(); ++p) RETURN_IF_ERROR(CheckUpdate(updates[p], p, iteration));
+  std::vector<crypto::Ciphertext> matrix = matrix_;
+  std::vector<crypto::Ciphertext> totals = totals_;
+  for (const CountUpdate& u : updates) {
+    if (u.matrix.empty()) continue;
+    if (matrix.empty()) {
+      matrix = u.matrix;
+      totals = u.totals;
+      continue;
+    }
+    ASSIGN_OR_RETURN(matrix, evaluator_.AddBatch(matrix, u.matrix, pool_));
+    ASSIGN_OR_RETURN(totals, evaluator_.AddBatch(totals, u.totals, pool_));
+  }
+  if (matrix.empty()) return absl::FailedPreconditionError("no party sent initial counts");
+  matrix_ = std::move(matrix);
+  totals_ = std::move(totals);
+  folded_ = iteration;
+  ChainDigest(updates, iteration);
+  return absl::OkStatus();
+}
+
+void EncryptedCounts::ChainDigest(const std::vector<CountUpdate>& updates, int iteration) {
+  crypto_generichash_state state;
+  crypto_generichash_init(&state, nullptr, 0, digest_.size());
+  crypto_generichash_update(&state, digest_.data(), digest_.size());
+  const uint64_t header[2] = {run_id_.size(), static_cast<uint64_t>(iteration)};
+  crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(header), sizeof(header));
+  crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(run_id_.data()),
+                            run_id_.size());
+  const size_t width = key_->paillier().ciphertext_bytes();
+  for (const CountUpdate& u : updates) {
+    const CountsDigest d = UpdateDigest(u, width);
+    crypto_generichash_update(&state, d.data(), d.size());
+  }
+  crypto_generichash_final(&state, digest_.data(), digest_.size());
+}
+
+absl::StatusOr<GlobalCounts> EncryptedCounts::Counts() const {
+  if (folded_ < 0) return absl::FailedPreconditionError("the initial counts were not folded yet");
+  GlobalCounts counts;
+  counts.run_id = run_id_;
+  counts.iteration = folded_ + 1;
+  counts.matrix = matrix_;
+  counts.totals = totals_;
+  return counts;
+}
+
+std::vector<crypto::Ciphertext> EncryptedCounts::AllCiphertexts() const {
+  std::vector<crypto::Ciphertext> all = matrix_;
+  all.insert(all.end(), totals_.begin(), totals_.end());
+  return all;
+}
+
+}  // namespace pplda::party

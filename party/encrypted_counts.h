@@ -1,0 +1,84 @@
+// EncryptedCounts: the encrypted global topic-term matrix [n_k(t)] and topic
+// totals [n_k] of one run, as the fold (homomorphic sum) of every party's
+// CountUpdates, iteration by iteration (docs/protocol.md, "Untrusted
+// coordinator"). The coordinator keeps one to publish; EVERY PARTY KEEPS ITS
+// OWN, folded from the updates the coordinator relays, so that a party only
+// ever computes on, and decrypts, counts it folded itself: the coordinator
+// cannot hand it an arbitrary ciphertext.
+//
+// Fold(updates, i) checks, naming the party and the field: run id and
+// iteration (FailedPrecondition), one update per party in party order, the
+// ciphertext counts of the plan (InvalidArgument; a party with no tokens,
+// known publicly, sends an empty update), every ciphertext in Z*_{N^2}
+// (InvalidArgument). A failed Fold leaves the counts unchanged.
+// digest() is a hash chain over every update folded so far:
+//   D_-1 = 0, D_i = BLAKE2b-256(D_{i-1} || run id || i || UpdateDigest(u_0)
+//                               || ... || UpdateDigest(u_{n-1})),
+// UpdateDigest(u) = BLAKE2b-256 of u's party, iteration and fixed-width
+// big-endian ciphertexts. Two parties with equal digests folded the same
+// updates in every iteration; with each party checking that its own entry
+// is what it sent, equal digests mean every fold is the honest one (a
+// digest of the folded matrix alone would not do: a coordinator could make
+// different update lists sum to the same chosen combination).
+// Thread-safety: one caller at a time.
+#ifndef PPLDA_PARTY_ENCRYPTED_COUNTS_H_
+#define PPLDA_PARTY_ENCRYPTED_COUNTS_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "base/thread_pool.h"
+#include "crypto/paillier_evaluator.h"
+#include "crypto/paillier_threshold_key.h"
+#include "party/protocol_messages.h"
+#include "party/secure_lda_plan.h"
+
+namespace pplda::party {
+
+using CountsDigest = std::array<uint8_t, 32>;
+
+// Lower-case hex of a digest (for logs and wire messages).
+std::string DigestHex(const CountsDigest& digest);
+// BLAKE2b-256 of one update (party, iteration, ciphertexts of `width` bytes).
+CountsDigest UpdateDigest(const CountUpdate& update, size_t width);
+
+class EncryptedCounts {
+ public:
+  // `pool` may be null and must outlive this object.
+  EncryptedCounts(std::string run_id, const SecureLdaPlan& plan, crypto::ThresholdPublicKeyPtr key,
+                  ThreadPool* pool);
+
+  // Folds one update per party for `iteration` (0 = initial counts).
+  absl::Status Fold(const std::vector<CountUpdate>& updates, int iteration);
+  // Last folded iteration; -1 before the initial counts.
+  int folded() const { return folded_; }
+  // The counts at the start of iteration folded() + 1 (FailedPrecondition
+  // before the initial counts are folded).
+  absl::StatusOr<GlobalCounts> Counts() const;
+  const std::vector<crypto::Ciphertext>& matrix() const { return matrix_; }
+  const std::vector<crypto::Ciphertext>& totals() const { return totals_; }
+  // Matrix then totals, the order decryption shares follow.
+  std::vector<crypto::Ciphertext> AllCiphertexts() const;
+  const CountsDigest& digest() const { return digest_; }
+
+ private:
+  absl::Status CheckUpdate(const CountUpdate& update, int party, int iteration) const;
+  void ChainDigest(const std::vector<CountUpdate>& updates, int iteration);
+
+  std::string run_id_;
+  SecureLdaPlan plan_;
+  crypto::ThresholdPublicKeyPtr key_;
+  crypto::PaillierEvaluator evaluator_;
+  ThreadPool* pool_;
+  std::vector<crypto::Ciphertext> matrix_;
+  std::vector<crypto::Ciphertext> totals_;
+  int folded_ = -1;
+  CountsDigest digest_{};
+};
+
+}  // namespace pplda::party
+
+#endif  // PPLDA_PARTY_ENCRYPTED_COUNTS_H_

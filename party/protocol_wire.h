@@ -1,0 +1,42 @@
+// Conversions between the coordinator <-> party messages of
+// protocol_messages.h and their wire forms (proto/party_control_service.proto),
+// with every check a receiver needs (crypto/paillier_serialization.h
+// validates each ciphertext: key fingerprint, fixed width, in Z*_{N^2}).
+// CountUpdateFromProto(proto, run_id, key, plan): the party index must be a
+// party of the plan and the batches must hold the plan's counts (a party
+// with no tokens sends empty batches); errors are InvalidArgument naming
+// the party and the field. Run id and iteration are checked by the
+// receiver's state machine (EncryptedCounts::Fold).
+// Thread-safety: pure functions.
+#ifndef PPLDA_PARTY_PROTOCOL_WIRE_H_
+#define PPLDA_PARTY_PROTOCOL_WIRE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "crypto/paillier_threshold_key.h"
+#include "party/lda_party.h"
+#include "party/protocol_messages.h"
+#include "party/secure_lda_plan.h"
+#include "proto/party_control_service.pb.h"
+
+namespace pplda::party {
+
+pplda::v1::CountUpdateMessage CountUpdateToProto(const crypto::ThresholdPublicKey& key,
+                                                 const CountUpdate& update);
+absl::StatusOr<CountUpdate> CountUpdateFromProto(const pplda::v1::CountUpdateMessage& proto,
+                                                 const std::string& run_id,
+                                                 const crypto::ThresholdPublicKey& key,
+                                                 const SecureLdaPlan& plan);
+// One update per party, party order.
+absl::StatusOr<std::vector<CountUpdate>> CountUpdatesFromProto(
+    const google::protobuf::RepeatedPtrField<pplda::v1::CountUpdateMessage>& protos,
+    const std::string& run_id, const crypto::ThresholdPublicKey& key, const SecureLdaPlan& plan);
+
+pplda::v1::PhaseSeconds PhasesToProto(const PartyPhaseTimes& t);
+PartyPhaseTimes PhasesFromProto(const pplda::v1::PhaseSeconds& p);
+
+}  // namespace pplda::party
+
+#endif  // PPLDA_PARTY_PROTOCOL_WIRE_H_

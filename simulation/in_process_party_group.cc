@@ -1,0 +1,89 @@
+#include "simulation/in_process_party_group.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+
+namespace pplda::simulation {
+
+absl::StatusOr<std::unique_ptr<InProcessPartyGroup>> InProcessPartyGroup::Create(
+    std::vector<InProcessPartyInput> inputs, const std::string& run_id,
+    const party::SecureLdaPlan& plan, const crypto::MpcConfig& config,
+    const crypto::DealtKey& key,
+    const std::function<std::unique_ptr<crypto::SecureRng>(int stream)>& rng_factory,
+    ThreadPool* pool) {
+  const int n = plan.num_parties();
+  if (static_cast<int>(inputs.size()) != n || static_cast<int>(key.shares.size()) != n) {
+    return absl::InvalidArgumentError(absl::StrCat("in-process group: ", inputs.size(),
+                                                   " inputs and ", key.shares.size(),
+                                                   " key shares for ", n, " parties"));
+  }
+  auto group = std::unique_ptr<InProcessPartyGroup>(new InProcessPartyGroup());
+  ASSIGN_OR_RETURN(group->network_, crypto::SimulatedNetwork::Create(n));
+  for (int p = 0; p < n; ++p) {
+    for (int s = 0; s < 3; ++s) {
+      std::unique_ptr<crypto::SecureRng> rng = rng_factory(3 * p + s);
+      if (rng == nullptr) {
+        return absl::InvalidArgumentError(absl::StrCat("no random source for party ", p));
+      }
+      group->rngs_.push_back(std::move(rng));
+    }
+    ASSIGN_OR_RETURN(std::unique_ptr<crypto::MpcEngine> engine,
+                     crypto::MpcEngine::Create(config, group->network_->transport(p),
+                                               *group->rngs_[3 * p]));
+    group->engines_.push_back(std::move(engine));
+    ASSIGN_OR_RETURN(std::unique_ptr<crypto::PaillierEncryptor> encryptor,
+                     crypto::PaillierEncryptor::Create(key.public_key->paillier(),
+                                                       *group->rngs_[3 * p + 1]));
+    group->encryptors_.push_back(std::move(encryptor));
+    ASSIGN_OR_RETURN(std::unique_ptr<party::LdaParty> party,
+                     party::LdaParty::Create(p, run_id, plan, std::move(inputs[p].documents),
+                                             std::move(inputs[p].topics), key.shares[p],
+                                             *group->encryptors_[p], *group->rngs_[3 * p + 2],
+                                             pool));
+    group->parties_.push_back(std::move(party));
+  }
+  return group;
+}
+
+absl::StatusOr<std::vector<party::CountUpdate>> InProcessPartyGroup::InitialCounts() {
+  std::vector<party::CountUpdate> updates(parties_.size());
+  for (size_t p = 0; p < parties_.size(); ++p) {
+    ASSIGN_OR_RETURN(updates[p], parties_[p]->InitialCounts());
+  }
+  return updates;
+}
+
+absl::StatusOr<coordinator::IterationOutput> InProcessPartyGroup::Iterate(
+    int iteration, const std::vector<party::CountUpdate>& previous) {
+  coordinator::IterationOutput out;
+  out.updates.resize(parties_.size());
+  const party::PartyPhaseTimes before = parties_[0]->times();
+  RETURN_IF_ERROR(network_->RunParties([&](int p) -> absl::Status {
+    RETURN_IF_ERROR(parties_[p]->AcceptUpdates(previous));
+    ASSIGN_OR_RETURN(out.updates[p], parties_[p]->RunIteration(*engines_[p]));
+    return absl::OkStatus();
+  }));
+  out.phases = parties_[0]->times();
+  out.phases += party::PartyPhaseTimes{-before.selection, -before.exchange, -before.conversion,
+                                       -before.weights,   -before.draw,     -before.update};
+  return out;
+}
+
+absl::StatusOr<std::vector<party::DecryptionShare>> InProcessPartyGroup::Publish(
+    const std::vector<party::CountUpdate>& last, const party::CountsDigest& digest,
+    int decryptors) {
+  std::vector<party::DecryptionShare> shares(decryptors);
+  RETURN_IF_ERROR(network_->RunParties([&](int p) -> absl::Status {
+    RETURN_IF_ERROR(parties_[p]->AcceptUpdates(last));
+    RETURN_IF_ERROR(parties_[p]->ConfirmCounts(*engines_[p]));
+    if (p < decryptors) {
+      ASSIGN_OR_RETURN(shares[p], parties_[p]->DecryptModel(digest));
+    }
+    return absl::OkStatus();
+  }));
+  return shares;
+}
+
+}  // namespace pplda::simulation

@@ -1,0 +1,71 @@
+// InProcessPartyGroup: the PartyGroup (coordinator/party_group.h) of n
+// LdaParty objects in this process, one thread each per step, over a
+// SimulatedNetwork that counts MPC rounds and bytes. The run driver drives
+// it exactly as it drives remote party daemons.
+// Randomness: rng_factory(stream) gives party p three independent sources
+// (3p: its MPC engine, 3p+1: its Paillier encryptor, 3p+2: its decryption
+// proofs). Tests pass seeded sources; `pplda simulate` the OS CSPRNG.
+// Thread-safety: one caller at a time.
+#ifndef PPLDA_SIMULATION_IN_PROCESS_PARTY_GROUP_H_
+#define PPLDA_SIMULATION_IN_PROCESS_PARTY_GROUP_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "base/thread_pool.h"
+#include "coordinator/party_group.h"
+#include "crypto/mpc_config.h"
+#include "crypto/mpc_engine.h"
+#include "crypto/paillier_dealer.h"
+#include "crypto/paillier_encryptor.h"
+#include "crypto/secure_rng.h"
+#include "crypto/simulated_network.h"
+#include "party/lda_party.h"
+#include "party/secure_lda_plan.h"
+
+namespace pplda::simulation {
+
+struct InProcessPartyInput {
+  std::vector<std::vector<lda::TermId>> documents;
+  std::vector<std::vector<int>> topics;  // initial topics, one per token
+};
+
+class InProcessPartyGroup : public coordinator::PartyGroup {
+ public:
+  // One input per compute party of `plan`; `key` dealt to them; `pool`
+  // (may be null) and `key` must outlive the group.
+  static absl::StatusOr<std::unique_ptr<InProcessPartyGroup>> Create(
+      std::vector<InProcessPartyInput> inputs, const std::string& run_id,
+      const party::SecureLdaPlan& plan, const crypto::MpcConfig& config,
+      const crypto::DealtKey& key,
+      const std::function<std::unique_ptr<crypto::SecureRng>(int stream)>& rng_factory,
+      ThreadPool* pool);
+
+  int num_parties() const override { return static_cast<int>(parties_.size()); }
+  absl::StatusOr<std::vector<party::CountUpdate>> InitialCounts() override;
+  absl::StatusOr<coordinator::IterationOutput> Iterate(
+      int iteration, const std::vector<party::CountUpdate>& previous) override;
+  absl::StatusOr<std::vector<party::DecryptionShare>> Publish(
+      const std::vector<party::CountUpdate>& last, const party::CountsDigest& digest,
+      int decryptors) override;
+
+  party::LdaParty& party(int p) { return *parties_[p]; }
+  crypto::MpcEngine& engine(int p) { return *engines_[p]; }
+  crypto::SimulatedNetwork& network() { return *network_; }
+
+ private:
+  InProcessPartyGroup() = default;
+
+  std::unique_ptr<crypto::SimulatedNetwork> network_;
+  std::vector<std::unique_ptr<crypto::SecureRng>> rngs_;
+  std::vector<std::unique_ptr<crypto::PaillierEncryptor>> encryptors_;
+  std::vector<std::unique_ptr<crypto::MpcEngine>> engines_;
+  std::vector<std::unique_ptr<party::LdaParty>> parties_;
+};
+
+}  // namespace pplda::simulation
+
+#endif  // PPLDA_SIMULATION_IN_PROCESS_PARTY_GROUP_H_

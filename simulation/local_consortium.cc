@@ -1,0 +1,107 @@
+#include "simulation/local_consortium.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "base/thread_pool.h"
+#include "coordinator/consortium_policy.h"
+#include "coordinator/lda_coordinator.h"
+#include "crypto/mpc_config.h"
+#include "lda/corpus.h"
+#include "lda/gibbs_state.h"
+#include "simulation/in_process_party_group.h"
+
+namespace pplda::simulation {
+namespace {
+
+int64_t CountTokens(const ConsortiumParty& p) {
+  int64_t n = 0;
+  for (const auto& d : p.documents) n += static_cast<int64_t>(d.size());
+  return n;
+}
+
+std::vector<std::vector<int>> InitialTopics(const ConsortiumParty& p, int num_topics,
+                                            uint64_t seed, int index) {
+  if (!p.initial_topics.empty() || p.documents.empty()) return p.initial_topics;
+  lda::Corpus corpus;
+  for (const auto& d : p.documents) corpus.documents.push_back(lda::Document{p.name, d});
+  return lda::GibbsState::RandomTopics(corpus, num_topics,
+                                       seed * 1000003ULL + static_cast<uint64_t>(index));
+}
+
+}  // namespace
+
+absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
+    std::vector<ConsortiumParty> parties, const lda::Vocabulary& vocabulary,
+    const crypto::DealtKey& key,
+    const std::function<std::unique_ptr<crypto::SecureRng>(int stream)>& rng_factory,
+    const LocalConsortiumOptions& options) {
+  const int holders = static_cast<int>(parties.size());
+  ASSIGN_OR_RETURN(const int n, coordinator::ComputeParties(holders));
+  if (n > holders) parties.push_back(ConsortiumParty{"helper", {}, {}});
+  if (key.public_key == nullptr || key.public_key->num_parties() != n ||
+      static_cast<int>(key.shares.size()) != n) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the Paillier key must be dealt to the ", n, " compute parties (",
+        n > holders ? "including the helper" : "all", ")"));
+  }
+  if (options.iterations < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("iterations must be >= 0, got ",
+                                                   options.iterations));
+  }
+  const int t = coordinator::MpcThreshold(n);
+  ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(n, t));
+  std::vector<int64_t> tokens;
+  LocalConsortiumResult result;
+  std::vector<InProcessPartyInput> inputs;
+  for (int p = 0; p < n; ++p) {
+    tokens.push_back(CountTokens(parties[p]));
+    result.party_names.push_back(parties[p].name);
+  }
+  ASSIGN_OR_RETURN(party::SecureLdaPlan plan,
+                   party::SecureLdaPlan::Create(options.lda, vocabulary.size(), tokens,
+                                                key.public_key->paillier(), config));
+  for (int p = 0; p < n; ++p) {
+    std::vector<std::vector<int>> topics =
+        InitialTopics(parties[p], plan.num_topics(), options.seed, p);
+    inputs.push_back(InProcessPartyInput{std::move(parties[p].documents), std::move(topics)});
+  }
+  ThreadPool pool(options.threads);
+  ASSIGN_OR_RETURN(std::unique_ptr<InProcessPartyGroup> group,
+                   InProcessPartyGroup::Create(std::move(inputs), options.run_id, plan, config,
+                                               key, rng_factory, &pool));
+  ASSIGN_OR_RETURN(std::unique_ptr<coordinator::LdaCoordinator> coordinator,
+                   coordinator::LdaCoordinator::Create(options.run_id, plan, key.public_key,
+                                                       &pool));
+  coordinator::RunDriverOptions driver;
+  driver.iterations = options.iterations;
+  driver.on_step = options.on_step;
+  ASSIGN_OR_RETURN(coordinator::DrivenRun run,
+                   coordinator::DriveRun(*coordinator, *group, vocabulary, driver));
+  result.model = std::move(run.model);
+
+  ConsortiumStats& stats = result.stats;
+  stats.init_seconds = run.stats.init_seconds;
+  stats.iteration_seconds = run.stats.iteration_seconds;
+  stats.publication_seconds = run.stats.publication_seconds;
+  stats.phases = run.stats.phases;
+  stats.aggregation_seconds = run.stats.aggregation_seconds;
+  stats.coordinator_bytes = run.stats.coordinator_bytes;
+  for (int p = 0; p < n; ++p) {
+    result.assignments.push_back(group->party(p).Assignments());
+    result.mixtures.push_back(group->party(p).DocumentTopicMixtures());
+  }
+  const crypto::NetworkStats net = group->network().Stats();
+  stats.rounds = net.rounds;
+  for (const crypto::PartyTraffic& traffic : net.parties) stats.bytes_sent.push_back(traffic.bytes_sent);
+  const int decryptors = key.public_key->threshold();
+  stats.partial_decryptions_per_iteration = plan.PartialDecryptionsPerIteration(decryptors);
+  stats.partial_decryptions = plan.PartialDecryptionsPerIteration(decryptors) * options.iterations +
+                              plan.PartialDecryptionsForPublication(decryptors);
+  result.num_parties = n;
+  result.threshold = t;
+  return result;
+}
+
+}  // namespace pplda::simulation
