@@ -8,6 +8,8 @@ find_package(fmt CONFIG REQUIRED)
 find_package(spdlog CONFIG REQUIRED)
 find_package(nlohmann_json CONFIG REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
+find_package(gRPC CONFIG REQUIRED)
+find_package(tomlplusplus CONFIG REQUIRED)
 pkg_check_modules(GMP REQUIRED IMPORTED_TARGET gmp gmpxx)
 pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium)
 

@@ -11,6 +11,9 @@ packages=(
   libgmp-dev libsodium-dev libabsl-dev libspdlog-dev libfmt-dev
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libcli11-dev nlohmann-json3-dev libstemmer-dev libcpp-httplib-dev
+  libtomlplusplus-dev
+  # certificate tooling (deploy/make-certs.sh)
+  openssl
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
 )

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Creates a consortium's TLS material and consortium file with the openssl CLI:
+# a consortium CA, one certificate per participant (EC P-256 key, SAN
+# DNS:<name>, DNS:localhost, IP:127.0.0.1, client and server use), and
+# consortium.toml pinning every certificate by its SHA-256 fingerprint
+# (net/consortium_file.h).
+#
+#   deploy/make-certs.sh --out DIR [--name CONSORTIUM] [--days N] [--force] \
+#       --coordinator NAME=HOST:PORT --party NAME=HOST:PORT --party ... [--helper NAME=HOST:PORT]
+#
+# Writes into DIR: ca.crt, ca.key, <name>.crt and <name>.key for every
+# participant, consortium.toml. Key files are mode 0600 (the daemons refuse
+# anything looser); keep ca.key offline after the consortium is set up.
+# Refuses to touch an existing DIR unless --force (which replaces the files
+# it writes). Needs at least 3 compute parties (--party plus --helper) and
+# exactly one --coordinator; names match [a-z0-9-]+.
+set -euo pipefail
+
+usage() {
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+die() { echo "make-certs: $*" >&2; exit 1; }
+
+out="" name="pplda" days=825 force=0
+names=() roles=() addresses=()
+add_participant() {  # role spec
+  local role=$1 spec=$2
+  [[ "$spec" == *=* ]] || die "--$role $spec: expected NAME=HOST:PORT"
+  local n=${spec%%=*} a=${spec#*=}
+  [[ "$n" =~ ^[a-z0-9-]+$ ]] || die "--$role $spec: name must match [a-z0-9-]+"
+  [[ "$a" =~ ^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):[0-9]+$ ]] || die "--$role $spec: address must be HOST:PORT"
+  local existing
+  for existing in "${names[@]+"${names[@]}"}"; do
+    [ "$existing" != "$n" ] || die "participant name \"$n\" given twice"
+  done
+  names+=("$n") roles+=("$role") addresses+=("$a")
+}
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+    --name) [ $# -ge 2 ] || usage; name=$2; shift 2 ;;
+    --days) [ $# -ge 2 ] || usage; days=$2; shift 2 ;;
+    --force) force=1; shift ;;
+    --coordinator|--party|--helper) [ $# -ge 2 ] || usage; add_participant "${1#--}" "$2"; shift 2 ;;
+    -h|--help) usage ;;
+    *) echo "make-certs: unknown argument $1" >&2; usage ;;
+  esac
+done
+
+[ -n "$out" ] || die "--out DIR is required"
+command -v openssl >/dev/null || die "openssl not found (deploy/install-deps.sh installs it)"
+coordinators=0 compute=0
+for r in "${roles[@]+"${roles[@]}"}"; do
+  if [ "$r" = coordinator ]; then coordinators=$((coordinators + 1)); else compute=$((compute + 1)); fi
+done
+[ "$coordinators" -eq 1 ] || die "exactly one --coordinator is needed (got $coordinators)"
+[ "$compute" -ge 3 ] || die "at least 3 compute parties (--party, --helper) are needed (got $compute)"
+[[ "$days" =~ ^[0-9]+$ ]] || die "--days must be a number"
+
+if [ -e "$out" ] && [ "$force" -ne 1 ]; then
+  die "$out already exists; pass --force to replace its certificates, keys and consortium.toml"
+fi
+mkdir -p "$out"
+umask 077
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fingerprint() {  # cert -> SHA-256 of its DER, lowercase hex
+  openssl x509 -in "$1" -outform DER | openssl dgst -sha256 -r | cut -d' ' -f1
+}
+
+# The CA.
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$out/ca.key" 2>/dev/null
+cat > "$tmp/ca.cnf" <<CNF
+[req]
+distinguished_name = dn
+x509_extensions = ext
+prompt = no
+[dn]
+CN = $name consortium CA
+[ext]
+basicConstraints = critical, CA:TRUE, pathlen:0
+keyUsage = critical, keyCertSign, cRLSign
+subjectKeyIdentifier = hash
+CNF
+openssl req -new -x509 -key "$out/ca.key" -sha256 -days "$days" -config "$tmp/ca.cnf" \
+  -set_serial "0x$(openssl rand -hex 16)" -out "$out/ca.crt"
+chmod 644 "$out/ca.crt"
+ca_fp=$(fingerprint "$out/ca.crt")
+echo "ca           $ca_fp  $out/ca.crt"
+
+# One certificate per participant.
+for i in "${!names[@]}"; do
+  n=${names[$i]}
+  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$out/$n.key" 2>/dev/null
+  chmod 600 "$out/$n.key"
+  openssl req -new -key "$out/$n.key" -subj "/CN=$n" -out "$tmp/$n.csr"
+  cat > "$tmp/$n.ext" <<EXT
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature, keyAgreement
+extendedKeyUsage = serverAuth, clientAuth
+subjectAltName = DNS:$n, DNS:localhost, IP:127.0.0.1
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+EXT
+  openssl x509 -req -in "$tmp/$n.csr" -CA "$out/ca.crt" -CAkey "$out/ca.key" -sha256 \
+    -days "$days" -set_serial "0x$(openssl rand -hex 16)" -extfile "$tmp/$n.ext" \
+    -out "$out/$n.crt" 2>/dev/null
+  chmod 644 "$out/$n.crt"
+  printf '%-12s %s  %s\n' "$n" "$(fingerprint "$out/$n.crt")" "$out/$n.crt"
+done
+
+# The consortium file.
+{
+  echo "# Written by deploy/make-certs.sh. Every participant is pinned by the"
+  echo "# SHA-256 fingerprint of its certificate's DER encoding."
+  echo "[consortium]"
+  echo "name = \"$name\""
+  echo "ca_fingerprint = \"$ca_fp\""
+  for i in "${!names[@]}"; do
+    echo
+    echo "[[participant]]"
+    echo "name = \"${names[$i]}\""
+    echo "role = \"${roles[$i]}\""
+    echo "address = \"${addresses[$i]}\""
+    echo "cert_fingerprint = \"$(fingerprint "$out/${names[$i]}.crt")\""
+  done
+} > "$out/consortium.toml"
+chmod 644 "$out/consortium.toml"
+echo "consortium file: $out/consortium.toml"

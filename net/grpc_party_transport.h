@@ -1,0 +1,161 @@
+// GrpcPartyTransport: crypto::PartyTransport over proto/party_link.proto,
+// between the compute parties of one run (DESIGN.md section 2; the gRPC
+// twin of crypto::SimulatedNetwork, with the same contract and counters).
+//
+// Shape: party i sends to party j over one client stream that i opens to
+// j's PartyLinkService (one stream per ordered pair, opened at Connect or
+// at the first Send), written by a writer thread per peer, so Send only
+// queues (it never waits for the network). Frames carry a WireHeader
+// (protocol version, run id, iteration, round, sender name); the receiving
+// daemon's PartyLinkService checks them and queues them in this run's
+// FrameInbox, from which Receive takes them. Channels use mutual TLS (a
+// TlsIdentity) with the TLS target name set to the peer's participant name,
+// and each stream checks that the server's certificate is the one pinned for
+// that peer (PermissionDenied otherwise).
+//
+// Errors:
+//   Send      InvalidArgument (to = self or outside [0, n)), ResourceExhausted
+//             (payload over max_payload_bytes), Aborted (after Shutdown, or a
+//             link failed: the cause names the peer and its status)
+//   Receive   InvalidArgument (from = self or outside [0, n)),
+//             FailedPrecondition (the next message from `from` is of another
+//             iteration/round: skipped or repeated), DeadlineExceeded
+//             (receive_timeout, naming the peer and round), Unavailable (the
+//             peer's stream ended first), Aborted (Shutdown, with its cause)
+//   A link that fails (the peer refuses a frame, goes away or presents the
+//   wrong certificate) shuts the whole transport down with that cause, so
+//   every blocked Receive returns at once instead of waiting for its timeout.
+//
+// Counters (Stats): crypto::NetworkStats as seen from this party, payload
+// bytes as in SimulatedNetwork: parties[party_id()] is this party's own
+// traffic; parties[j] is party j's traffic with this party (messages_sent /
+// bytes_sent = what j sent here, *_received = what this party sent to j,
+// rounds_sending = rounds in which j sent here); per_round lists the
+// messages and bytes this party sent, by round number; rounds counts the
+// round numbers that carried a message to or from this party (the engine's
+// round counter runs across iterations, so round numbers identify rounds,
+// as in SimulatedNetwork). MergePartyStats combines every party's view into
+// the network-wide figures SimulatedNetwork reports.
+//
+// Lifecycle: Create registers the run's inbox with the daemon's
+// PartyLinkService (AlreadyExists if the run already has a transport there);
+// Close() after the protocol flushes every queued frame and half-closes the
+// streams; the destructor shuts down (queued frames are dropped) and
+// unregisters. The header's iteration is the one last passed to
+// set_iteration (rounds may restart at 1 in each iteration or keep
+// counting: positions are compared as (iteration, round) pairs).
+// Thread-safety: Send, Receive, set_iteration, Connect and Close belong to
+// the party's protocol thread (PartyTransport's contract); Shutdown, Stats,
+// ResetStats may be called from any thread.
+#ifndef PPLDA_NET_GRPC_PARTY_TRANSPORT_H_
+#define PPLDA_NET_GRPC_PARTY_TRANSPORT_H_
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "crypto/simulated_network.h"
+#include "crypto/transport.h"
+#include "net/consortium_file.h"
+#include "net/frame_inbox.h"
+#include "net/message_limits.h"
+#include "net/party_link_service.h"
+#include "net/tls_identity.h"
+
+namespace pplda::net {
+
+// One compute party of a run as its peers reach it.
+struct PartyEndpoint {
+  std::string name;              // participant name (TLS target name)
+  std::string address;           // host:port of its daemon
+  std::string cert_fingerprint;  // pinned server certificate
+};
+
+// The consortium's compute parties by party index.
+std::vector<PartyEndpoint> ComputePartyEndpoints(const Consortium& consortium);
+
+class GrpcPartyTransport final : public crypto::PartyTransport {
+ public:
+  static constexpr std::chrono::seconds kDefaultReceiveTimeout{300};
+
+  struct Options {
+    std::string run_id;
+    int party_id = 0;
+    // Every compute party of the run by party index (this one included).
+    std::vector<PartyEndpoint> parties;
+    int initial_iteration = 0;
+    size_t max_payload_bytes = kDefaultMaxPayloadBytes;
+    std::chrono::milliseconds receive_timeout = kDefaultReceiveTimeout;
+    uint64_t max_rounds_ahead = uint64_t{1} << 20;
+    // How long a writer waits for a peer's daemon to accept the TLS
+    // connection before the link fails with Unavailable.
+    std::chrono::milliseconds connect_timeout{30000};
+  };
+
+  // InvalidArgument for inconsistent options; AlreadyExists when `service`
+  // already routes this run id. `identity` and `service` must outlive the
+  // transport.
+  static absl::StatusOr<std::unique_ptr<GrpcPartyTransport>> Create(
+      Options options, const TlsIdentity& identity, PartyLinkService& service);
+  ~GrpcPartyTransport() override;
+
+  int party_id() const override { return options_.party_id; }
+  int num_parties() const override { return static_cast<int>(options_.parties.size()); }
+  absl::Status Send(int to, uint64_t round, std::vector<uint8_t> payload) override;
+  absl::StatusOr<std::vector<uint8_t>> Receive(int from, uint64_t round) override;
+
+  const std::string& run_id() const { return options_.run_id; }
+  int iteration() const { return iteration_; }
+  void set_iteration(int iteration);
+
+  // Opens every outgoing stream now and waits until each peer's daemon has
+  // accepted it; Unavailable naming the peers that did not within `timeout`.
+  absl::Status Connect(std::chrono::milliseconds timeout);
+  // Delivers every queued frame and half-closes the streams (waiting at most
+  // `timeout` for the peers to acknowledge); returns the first link error.
+  // Receive is unusable afterwards.
+  absl::Status Close(std::chrono::milliseconds timeout = std::chrono::seconds(60));
+  // Wakes every blocked Receive (Aborted with `cause`), cancels the streams
+  // and drops queued frames. Idempotent: the first cause stays.
+  void Shutdown(const absl::Status& cause);
+
+  crypto::NetworkStats Stats() const;
+  void ResetStats();
+
+ private:
+  class PeerLink;
+
+  GrpcPartyTransport(Options options, const TlsIdentity& identity, PartyLinkService& service,
+                     std::shared_ptr<FrameInbox> inbox);
+  void NoteSent(int to, uint64_t round, uint64_t bytes);
+
+  const Options options_;
+  PartyLinkService& service_;
+  std::shared_ptr<FrameInbox> inbox_;
+  std::vector<std::unique_ptr<PeerLink>> links_;  // by party index; null for self
+  int iteration_;
+  std::atomic<bool> closed_{false};
+
+  mutable std::mutex stats_mu_;
+  std::vector<uint64_t> messages_sent_;  // by receiver
+  std::vector<uint64_t> bytes_sent_;     // by receiver
+  std::map<uint64_t, crypto::RoundTraffic> sent_per_round_;
+};
+
+// Network-wide figures from every party's Stats(), indexed by party id:
+// each party's own traffic from its own view, per_round summed over the
+// senders, rounds = distinct round numbers with traffic. InvalidArgument when
+// the views disagree on the number of parties.
+absl::StatusOr<crypto::NetworkStats> MergePartyStats(absl::Span<const crypto::NetworkStats> views);
+
+}  // namespace pplda::net
+
+#endif  // PPLDA_NET_GRPC_PARTY_TRANSPORT_H_

@@ -1,0 +1,140 @@
+#include "net/frame_inbox.h"
+
+#include <thread>
+
+#include "absl/status/status.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace pplda::net {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::shared_ptr<FrameInbox> MakeInbox(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+  FrameInbox::Options o;
+  o.run_id = "run-1";
+  o.party_names = {"p0", "p1", "p2"};
+  o.party_id = 0;
+  o.max_payload_bytes = 100;
+  o.receive_timeout = timeout;
+  o.max_rounds_ahead = 1000;
+  return FrameInbox::Create(o).value();
+}
+
+std::vector<uint8_t> Bytes(std::string_view s) { return {s.begin(), s.end()}; }
+
+TEST(FrameInboxTest, DeliversInOrderPerSender) {
+  auto inbox = MakeInbox();
+  ASSERT_TRUE(inbox->Accept("p1", 0, 1, "a").ok());
+  ASSERT_TRUE(inbox->Accept("p2", 0, 1, "b").ok());
+  ASSERT_TRUE(inbox->Accept("p1", 0, 2, "c").ok());
+  EXPECT_EQ(*inbox->Take(2, 0, 1), Bytes("b"));
+  EXPECT_EQ(*inbox->Take(1, 0, 1), Bytes("a"));
+  EXPECT_EQ(*inbox->Take(1, 0, 2), Bytes("c"));
+  const FrameInbox::ReceivedTraffic t = inbox->Traffic();
+  EXPECT_EQ(t.messages[1], 2u);
+  EXPECT_EQ(t.bytes[2], 1u);
+  EXPECT_EQ(t.rounds.size(), 2u);
+}
+
+TEST(FrameInboxTest, TakeWaitsForALaterFrame) {
+  auto inbox = MakeInbox();
+  std::thread sender([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_TRUE(inbox->Accept("p2", 0, 1, "late").ok());
+  });
+  EXPECT_EQ(*inbox->Take(2, 0, 1), Bytes("late"));
+  sender.join();
+}
+
+TEST(FrameInboxTest, RefusalsLeaveTheQueuesIntact) {
+  auto inbox = MakeInbox();
+  ASSERT_TRUE(inbox->Accept("p1", 0, 5, "five").ok());
+  EXPECT_EQ(inbox->Accept("mallory", 0, 6, "x").code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(inbox->Accept("p0", 0, 6, "x").code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(inbox->Accept("p1", 0, 6, std::string(101, 'x')).code(),
+            absl::StatusCode::kResourceExhausted);
+  const absl::Status replay = inbox->Accept("p1", 0, 5, "again");
+  EXPECT_EQ(replay.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(replay.message(), HasSubstr("not after its last accepted one"));
+  EXPECT_EQ(inbox->Accept("p1", 0, 4, "older").code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(inbox->Accept("p1", 0, 5000, "far").code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(inbox->Accept("p1", 2, 6, "iteration+2").code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(*inbox->Take(1, 0, 5), Bytes("five"));
+  EXPECT_EQ(inbox->Traffic().messages[1], 1u);
+  // The next iteration is fine, and rounds may restart in it.
+  ASSERT_TRUE(inbox->Accept("p1", 1, 1, "it1").ok());
+  EXPECT_EQ(*inbox->Take(1, 1, 1), Bytes("it1"));
+}
+
+TEST(FrameInboxTest, ProgressWidensTheWindow) {
+  auto inbox = MakeInbox();
+  EXPECT_EQ(inbox->Accept("p1", 0, 1500, "x").code(), absl::StatusCode::kOutOfRange);
+  inbox->NoteProgress(0, 600);
+  EXPECT_TRUE(inbox->Accept("p1", 0, 1500, "x").ok());
+}
+
+TEST(FrameInboxTest, WrongRoundAtTakeIsFailedPrecondition) {
+  auto inbox = MakeInbox();
+  ASSERT_TRUE(inbox->Accept("p1", 0, 3, "x").ok());
+  const absl::StatusOr<std::vector<uint8_t>> got = inbox->Take(1, 0, 2);
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(got.status().message(), HasSubstr("round 2"));
+  EXPECT_THAT(got.status().message(), HasSubstr("round 3"));
+}
+
+TEST(FrameInboxTest, TimeoutNamesPeerAndRound) {
+  auto inbox = MakeInbox(std::chrono::milliseconds(20));
+  const absl::Status s = inbox->Take(2, 0, 7).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_THAT(s.message(), HasSubstr("p2"));
+  EXPECT_THAT(s.message(), HasSubstr("round 7"));
+  EXPECT_EQ(inbox->Take(0, 0, 7).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(inbox->Take(3, 0, 7).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(FrameInboxTest, ShutdownWakesTakeWithItsCause) {
+  auto inbox = MakeInbox(std::chrono::seconds(30));
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    inbox->Shutdown(absl::InternalError("party 2 failed"));
+  });
+  const absl::Status s = inbox->Take(1, 0, 1).status();
+  stopper.join();
+  EXPECT_EQ(s.code(), absl::StatusCode::kAborted);
+  EXPECT_THAT(s.message(), HasSubstr("party 2 failed"));
+  EXPECT_EQ(inbox->Accept("p1", 0, 1, "x").code(), absl::StatusCode::kAborted);
+}
+
+TEST(FrameInboxTest, EndedLinkMakesTakeUnavailableOnceDrained) {
+  auto inbox = MakeInbox(std::chrono::seconds(30));
+  ASSERT_TRUE(inbox->Accept("p1", 0, 1, "last").ok());
+  inbox->LinkStarted(1);
+  inbox->LinkEnded(1, absl::CancelledError("peer gone"));
+  EXPECT_EQ(*inbox->Take(1, 0, 1), Bytes("last"));
+  const absl::Status s = inbox->Take(1, 0, 2).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(s.message(), HasSubstr("peer gone"));
+  // A link that never delivered anything does not end anything.
+  inbox->LinkEnded(2, absl::CancelledError("stray"));
+  ASSERT_TRUE(inbox->Accept("p2", 0, 1, "x").ok());
+  EXPECT_TRUE(inbox->Take(2, 0, 1).ok());
+}
+
+TEST(FrameInboxTest, CreateValidates) {
+  FrameInbox::Options o;
+  o.run_id = "r";
+  o.party_names = {"a", "a"};
+  o.max_payload_bytes = 1;
+  EXPECT_EQ(FrameInbox::Create(o).status().code(), absl::StatusCode::kInvalidArgument);
+  o.party_names = {"a", "b"};
+  o.party_id = 2;
+  EXPECT_EQ(FrameInbox::Create(o).status().code(), absl::StatusCode::kInvalidArgument);
+  o.party_id = 1;
+  o.run_id = "";
+  EXPECT_EQ(FrameInbox::Create(o).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace pplda::net
