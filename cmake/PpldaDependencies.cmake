@@ -12,6 +12,8 @@ find_package(gRPC CONFIG REQUIRED)
 find_package(tomlplusplus CONFIG REQUIRED)
 pkg_check_modules(GMP REQUIRED IMPORTED_TARGET gmp gmpxx)
 pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium)
+# Debian builds cpp-httplib as a shared library (with OpenSSL, zlib, brotli).
+pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 
 find_path(STEMMER_INCLUDE_DIR libstemmer.h REQUIRED)
 find_library(STEMMER_LIBRARY stemmer REQUIRED)

@@ -82,8 +82,8 @@ absl::Status FrameInbox::Accept(std::string_view sender_name, int iteration, uin
   const FramePosition position{iteration, round};
   std::lock_guard<std::mutex> lock(mu_);
   if (!shutdown_.ok()) {
-    return absl::AbortedError(
-        absl::StrCat("run ", run_id(), " was shut down: ", shutdown_.message()));
+    return absl::AbortedError(absl::StrCat("run ", run_id(), " has stopped at this party: ",
+                                           shutdown_.message()));
   }
   Link& link = links_[from];
   if (position <= link.last_accepted) {
@@ -127,10 +127,7 @@ absl::StatusOr<std::vector<uint8_t>> FrameInbox::Take(int from, int iteration, u
     }
     return std::vector<uint8_t>(frame.payload.begin(), frame.payload.end());
   }
-  if (!shutdown_.ok()) {
-    return absl::AbortedError(
-        absl::StrCat("run ", run_id(), " was shut down: ", shutdown_.message()));
-  }
+  if (!shutdown_.ok()) return shutdown_;
   if (!link.ended.ok()) {
     return absl::UnavailableError(absl::StrCat(
         "party ", from, " (", party_name(from), ") closed its link before sending its message of ",
@@ -170,7 +167,19 @@ void FrameInbox::LinkEnded(int from, const absl::Status& why) {
 
 void FrameInbox::Shutdown(const absl::Status& cause) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (shutdown_.ok()) shutdown_ = cause.ok() ? absl::CancelledError("shut down") : cause;
+  if (shutdown_.ok()) {
+    shutdown_ = absl::AbortedError(absl::StrCat(
+        "run ", run_id(), " was shut down: ", cause.ok() ? "cancelled" : cause.message()));
+  }
+  arrived_.notify_all();
+}
+
+void FrameInbox::Fail(const absl::Status& failure) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (shutdown_.ok()) {
+    shutdown_ = failure.ok() ? absl::UnknownError(absl::StrCat("run ", run_id(), " failed"))
+                             : failure;
+  }
   arrived_.notify_all();
 }
 

@@ -19,7 +19,8 @@
 // FailedPrecondition naming both positions when it is not the expected one
 // (PartyTransport's contract); DeadlineExceeded naming the peer and round
 // after receive_timeout; Unavailable when the peer's link ended with its
-// queue empty; Aborted with the cause after Shutdown.
+// queue empty; Aborted with the cause after Shutdown, the failure itself
+// after Fail.
 // Counters: messages and payload bytes received per sender, and the round
 // numbers that carried them (see GrpcPartyTransport::Stats).
 // Thread-safety: every method may be called from any thread.
@@ -82,11 +83,14 @@ class FrameInbox {
   void LinkStarted(int from);
   void LinkEnded(int from, const absl::Status& why);
 
-  // Wakes every Take, which then returns Aborted with `cause` (Cancelled
-  // when `cause` is OK); later Accepts are refused. Idempotent: the first
-  // cause stays.
+  // Wakes every Take, which then returns Aborted with `cause`'s message
+  // (Cancelled when `cause` is OK); later Accepts are refused with Aborted.
+  // Idempotent: the first cause stays.
   void Shutdown(const absl::Status& cause);
-  // OK until Shutdown, then the cause.
+  // As Shutdown, but Take returns `failure` with its own code (a failed
+  // link: Unavailable, PermissionDenied, ...). `failure` must not be OK.
+  void Fail(const absl::Status& failure);
+  // OK until Shutdown or Fail; then the status Take returns.
   absl::Status shutdown_cause() const;
 
   struct ReceivedTraffic {
@@ -118,7 +122,7 @@ class FrameInbox {
   std::condition_variable arrived_;
   std::vector<Link> links_;  // by sender
   FramePosition progress_;
-  absl::Status shutdown_;
+  absl::Status shutdown_;  // the status Take returns once shut down
   ReceivedTraffic traffic_;
 };
 

@@ -98,7 +98,7 @@ class GrpcPartyTransport::PeerLink {
       error_ = status;
     }
     spdlog::error("party link: run {}: {}", owner_->run_id(), std::string(status.message()));
-    owner_->Shutdown(status);
+    owner_->FailLink(status);
   }
 
   void Finish(bool ok, absl::Status status) {
@@ -307,9 +307,7 @@ absl::Status GrpcPartyTransport::Send(int to, uint64_t round, std::vector<uint8_
         " exceeds the per-frame limit of ", options_.max_payload_bytes, " bytes"));
   }
   if (closed_) return absl::FailedPreconditionError("transport closed");
-  if (absl::Status cause = inbox_->shutdown_cause(); !cause.ok()) {
-    return absl::AbortedError(absl::StrCat("transport shut down: ", cause.message()));
-  }
+  if (absl::Status cause = inbox_->shutdown_cause(); !cause.ok()) return cause;
   inbox_->NoteProgress(iteration_, round);
   pplda::v1::MpcFrame frame;
   pplda::v1::WireHeader* header = frame.mutable_header();
@@ -379,6 +377,13 @@ absl::Status GrpcPartyTransport::Close(std::chrono::milliseconds timeout) {
 
 void GrpcPartyTransport::Shutdown(const absl::Status& cause) {
   inbox_->Shutdown(cause);
+  for (auto& link : links_) {
+    if (link) link->Cancel();
+  }
+}
+
+void GrpcPartyTransport::FailLink(const absl::Status& failure) {
+  inbox_->Fail(failure);
   for (auto& link : links_) {
     if (link) link->Cancel();
   }

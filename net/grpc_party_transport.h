@@ -15,16 +15,21 @@
 //
 // Errors:
 //   Send      InvalidArgument (to = self or outside [0, n)), ResourceExhausted
-//             (payload over max_payload_bytes), Aborted (after Shutdown, or a
-//             link failed: the cause names the peer and its status)
+//             (payload over max_payload_bytes), FailedPrecondition (after
+//             Close), then as Receive once the transport has stopped
 //   Receive   InvalidArgument (from = self or outside [0, n)),
 //             FailedPrecondition (the next message from `from` is of another
 //             iteration/round: skipped or repeated), DeadlineExceeded
 //             (receive_timeout, naming the peer and round), Unavailable (the
-//             peer's stream ended first), Aborted (Shutdown, with its cause)
-//   A link that fails (the peer refuses a frame, goes away or presents the
-//   wrong certificate) shuts the whole transport down with that cause, so
-//   every blocked Receive returns at once instead of waiting for its timeout.
+//             peer's stream to this party ended first), Aborted (Shutdown,
+//             with its cause)
+//   A link that fails stops the whole transport with the link's own status,
+//   which every later Send and Receive returns at once (instead of waiting
+//   for a timeout), naming the peer: Unavailable (cannot connect within
+//   connect_timeout: daemon down, or the TLS handshake refused, e.g. a
+//   certificate from another CA), PermissionDenied (the peer's server
+//   certificate is not the one pinned for it), or the status with which the
+//   peer refused a frame.
 //
 // Counters (Stats): crypto::NetworkStats as seen from this party, payload
 // bytes as in SimulatedNetwork: parties[party_id()] is this party's own
@@ -135,6 +140,8 @@ class GrpcPartyTransport final : public crypto::PartyTransport {
 
   GrpcPartyTransport(Options options, const TlsIdentity& identity, PartyLinkService& service,
                      std::shared_ptr<FrameInbox> inbox);
+  // A link failed: stops the transport with `failure` (see Errors).
+  void FailLink(const absl::Status& failure);
   void NoteSent(int to, uint64_t round, uint64_t bytes);
 
   const Options options_;

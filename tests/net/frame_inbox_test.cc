@@ -107,6 +107,16 @@ TEST(FrameInboxTest, ShutdownWakesTakeWithItsCause) {
   EXPECT_EQ(inbox->Accept("p1", 0, 1, "x").code(), absl::StatusCode::kAborted);
 }
 
+TEST(FrameInboxTest, FailKeepsTheFailuresCode) {
+  auto inbox = MakeInbox(std::chrono::seconds(30));
+  inbox->Fail(absl::PermissionDeniedError("party 1 presented the wrong certificate"));
+  inbox->Shutdown(absl::InternalError("later"));  // the first cause stays
+  const absl::Status s = inbox->Take(1, 0, 1).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_THAT(s.message(), HasSubstr("wrong certificate"));
+  EXPECT_EQ(inbox->shutdown_cause().code(), absl::StatusCode::kPermissionDenied);
+}
+
 TEST(FrameInboxTest, EndedLinkMakesTakeUnavailableOnceDrained) {
   auto inbox = MakeInbox(std::chrono::seconds(30));
   ASSERT_TRUE(inbox->Accept("p1", 0, 1, "last").ok());

@@ -90,12 +90,12 @@ TEST(MetricsServerTest, ServesMetricsAndHealth) {
 
 TEST(MetricsServerTest, RefusesBadAndBusyAddresses) {
   MetricsRegistry registry;
-  EXPECT_EQ(MetricsServer::Start(registry, {.address = "nonsense"}).status().code(),
+  EXPECT_EQ(MetricsServer::Start(registry, {.address = "nonsense", .health = nullptr}).status().code(),
             absl::StatusCode::kInvalidArgument);
-  auto first = MetricsServer::Start(registry, {.address = "127.0.0.1:0"});
+  auto first = MetricsServer::Start(registry, {.address = "127.0.0.1:0", .health = nullptr});
   ASSERT_TRUE(first.ok());
   const std::string busy = "127.0.0.1:" + std::to_string((*first)->port());
-  EXPECT_EQ(MetricsServer::Start(registry, {.address = busy}).status().code(),
+  EXPECT_EQ(MetricsServer::Start(registry, {.address = busy, .health = nullptr}).status().code(),
             absl::StatusCode::kUnavailable);
 }
 
