@@ -33,9 +33,11 @@ std::vector<lda::TermId> ContributedTerms(const lda::Document& doc, int limit) {
   return out;
 }
 
+// T = 1 + ceil(sigma sqrt(2 ln(2 Delta0 / delta))); the relative 1e-9 keeps
+// floating-point error from lowering it.
 int64_t SelectionThreshold(double sigma, double delta, int max_terms) {
   const double tail = std::sqrt(2 * std::log(2.0 * max_terms / delta));
-  return 1 + static_cast<int64_t>(std::ceil(sigma * tail));
+  return 1 + static_cast<int64_t>(std::ceil(sigma * tail * (1 + 1e-9)));
 }
 
 }  // namespace
@@ -57,9 +59,12 @@ absl::StatusOr<DpVocabularySelection> SelectDpVocabulary(const lda::Corpus& corp
   RETURN_IF_ERROR(corpus.Validate());
   DpVocabularySelection out;
   out.options = options;
+  // delta1 = delta (1 - delta) / 2 for the terms counted in both neighbours
+  // (the header's proof: delta1 + delta / (2 - delta) <= delta).
   ASSIGN_OR_RETURN(out.sigma_squared,
                    DiscreteGaussianVariance(std::sqrt(options.max_terms_per_document),
-                                            options.epsilon, options.delta / 2));
+                                            options.epsilon,
+                                            options.delta * (1 - options.delta) / 2));
   ASSIGN_OR_RETURN(DiscreteGaussian noise, DiscreteGaussian::Create(out.sigma_squared));
   out.threshold = SelectionThreshold(std::sqrt(out.sigma_squared.get_d()), options.delta,
                                      options.max_terms_per_document);
@@ -90,7 +95,6 @@ DpRelease DpVocabularySelection::Release() const {
                   {"sigma", std::sqrt(sigma_squared.get_d())},
                   {"sigma_squared", sigma_squared.get_str()},
                   {"threshold", threshold},
-                  {"candidate_terms", candidate_terms},
                   {"selected_terms", static_cast<int64_t>(selected.size())}};
   return r;
 }

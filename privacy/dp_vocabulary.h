@@ -12,18 +12,39 @@
 //   2. each term with c(t) >= 1 gets exact discrete Gaussian noise Z_t ~
 //      N_Z(0, sigma^2) (privacy/discrete_gaussian.h);
 //   3. t is selected iff c(t) + Z_t >= T.
-// Privacy, for (epsilon, delta), with delta split in two halves:
-//   - terms counted in both neighbours: the count vector has L2 sensitivity
-//     sqrt(Delta0), so sigma^2 = Delta0 / (2 rho) with rho from
-//     (epsilon, delta/2) (privacy/zcdp_calibration.h) gives
-//     (epsilon, delta/2)-DP;
-//   - terms only the added document contributes (c(t) = 1 there, absent
-//     without it) are released with probability P[Z >= T - 1] <=
-//     exp(-(T-1)^2 / (2 sigma^2)) (subgaussian tail) <= delta / (2 Delta0)
-//     for T = 1 + ceil(sigma sqrt(2 ln(2 Delta0 / delta))); over at most
-//     Delta0 such terms, at most delta/2.
-//   Together (epsilon, delta)-DP. Only the selected set is released; the
-//   noisy counts are discarded.
+// Privacy, for (epsilon, delta): (epsilon, delta)-DP for the released set,
+// in the unit of one document as pplda reads it (privacy/privacy_unit.h:
+// with --split a window or paragraph, not the source file). Proof, for
+// neighbours D and D' = D + {x}, x contributing the set S_x, |S_x| <= Delta0:
+//   - the policy is per document (what y contributes depends on y alone), so
+//     x changes c(t) by +1 on S_x and nowhere else;
+//   - "old" terms, c_D(t) >= 1, are noised in both worlds; their count
+//     vector changes by +1 on at most Delta0 coordinates, L2 sensitivity
+//     sqrt(Delta0). sigma^2 = Delta0 / (2 rho) with rho from (epsilon,
+//     delta1), delta1 = delta (1 - delta) / 2 (privacy/zcdp_calibration.h:
+//     CKS20 Thm. 14 and BS16 Prop. 1.3), makes the old terms' selection A
+//     (epsilon, delta1)-DP (thresholding is post-processing);
+//   - "new" terms, c_D(t) = 0 and t in S_x, are never output from D and are
+//     output from D' with probability P[1 + Z >= T] <= exp(-(T-1)^2 /
+//     (2 sigma^2)) (N_Z(0, sigma^2) is sigma-subgaussian, CKS20) <= delta /
+//     (2 Delta0) for T = 1 + ceil(sigma sqrt(2 ln(2 Delta0 / delta))); over
+//     at most Delta0 of them, the new-term output N is non-empty with
+//     probability p <= delta / 2, independently of A.
+//   Adding x: P[M(D') in O] <= P[A' in O, N empty] + p <= e^eps P[M(D) in O]
+//     + delta1 + p.
+//   Removing x: P[M(D') in O] >= (1 - p) P[A' in O'] (O' the outputs in O
+//     without new terms), so P[M(D) in O] - e^eps P[M(D') in O] is at most the
+//     hockey-stick divergence of A, A' at eps' = eps + ln(1 - p), which is at
+//     most delta1 + (eps - eps') (its slope in eps is at least -1) = delta1 -
+//     ln(1 - p) <= delta1 + p / (1 - p).
+//   Both are at most delta1 + delta / (2 - delta) <= delta1 + delta/2 +
+//   delta^2/2 = delta. Only the selected set is released (the noisy counts
+//   are discarded, and the number of candidate terms is not released); its
+//   order is the input vocabulary's, which must not depend on the data
+//   beyond the set (pplda's vocabularies are sorted by string, and
+//   PrepareDpTrainingCorpus sorts the selection by string). The (epsilon,
+//   delta) covers this set and nothing computed from the documents after it:
+//   a model trained on the restricted corpus has counts it does not cover.
 //
 // Ranges (InvalidArgument naming the option): epsilon, delta as
 // ValidateEpsilonDelta; max_terms_per_document in [1, 10^6].
@@ -56,7 +77,9 @@ struct DpVocabularySelection {
   std::vector<lda::TermId> selected;  // ascending ids of the input corpus's vocabulary
   mpq_class sigma_squared;
   int64_t threshold = 0;              // T
-  int64_t candidate_terms = 0;        // terms with c(t) >= 1
+  // Terms with c(t) >= 1: an exact, data-dependent count, for the operator's
+  // log and error messages only; Release() does not record it.
+  int64_t candidate_terms = 0;
   DpVocabularyOptions options;
 
   // What this selection spent, for the accountant.

@@ -54,7 +54,8 @@ TEST(DpVocabulary, EachDocumentContributesItsMostFrequentTerms) {
 }
 
 TEST(DpVocabulary, ThresholdMatchesHandComputation) {
-  // epsilon 1, delta 1e-5, Delta0 = 20: rho = 0.0196833 (delta/2), sigma =
+  // epsilon 1, delta 1e-5, Delta0 = 20: rho = 0.0196833 (from delta (1 -
+  // delta) / 2, the same to 7 digits as from delta / 2), sigma =
   // sqrt(20 / (2 rho)) = 22.5399, T = 1 + ceil(sigma sqrt(2 ln(2*20/1e-5))) = 126.
   DpVocabularyOptions o;
   crypto::SeededRng rng(3);
@@ -68,6 +69,11 @@ TEST(DpVocabulary, ThresholdMatchesHandComputation) {
   EXPECT_EQ(r.epsilon, 1);
   EXPECT_EQ(r.delta, 1e-5);
   EXPECT_EQ(r.parameters["threshold"], 126);
+  // The number of candidate terms is an exact statistic of the corpus: kept
+  // for the operator, never in the release.
+  EXPECT_EQ(s->candidate_terms, 5);
+  EXPECT_FALSE(r.parameters.contains("candidate_terms"));
+  EXPECT_EQ(r.parameters["selected_terms"], 0);
 }
 
 // A term used by one document only must be released with probability at
