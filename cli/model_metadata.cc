@@ -13,15 +13,12 @@
 
 namespace pplda::cli {
 
-nlohmann::json PreprocessingInfo(const InputFlags& flags, const lda::PreprocessReport& r) {
+nlohmann::json InputOptionsInfo(const InputFlags& flags) {
   lda::PreprocessOptions p = PreprocessOptionsFrom(flags);
   nlohmann::json info = {
       {"format", flags.format},
       {"split", flags.split},
       {"preprocess", p.enabled},
-      {"documents_read", r.documents_in},
-      {"documents_dropped_empty", r.dropped_empty},
-      {"tokens_read", r.tokens_in},
   };
   if (flags.split == "sentences") info["window_words"] = flags.read.window_words;
   if (p.enabled) {
@@ -38,6 +35,14 @@ nlohmann::json PreprocessingInfo(const InputFlags& flags, const lda::PreprocessR
                              {"stem", p.stem ? p.stem_language : "none"},
                              {"max_tokens_per_document", p.max_tokens_per_doc}};
   }
+  return info;
+}
+
+nlohmann::json PreprocessingInfo(const InputFlags& flags, const lda::PreprocessReport& r) {
+  nlohmann::json info = InputOptionsInfo(flags);
+  info["documents_read"] = r.documents_in;
+  info["documents_dropped_empty"] = r.dropped_empty;
+  info["tokens_read"] = r.tokens_in;
   return info;
 }
 

@@ -19,6 +19,11 @@ namespace pplda::cli {
 // Preprocessing options and what they kept, as recorded in the model file.
 nlohmann::json PreprocessingInfo(const InputFlags& flags, const lda::PreprocessReport& report);
 
+// The input and preprocessing options alone (format, split, window words,
+// preprocessing), no figure computed from the documents: what a model file
+// from a run with privacy options records about its corpus.
+nlohmann::json InputOptionsInfo(const InputFlags& flags);
+
 // Merges pplda's version, the creation time, `training`, `corpus` and the
 // plaintext privacy statement into *metadata (keeps keys already there).
 void AddStandardMetadata(nlohmann::json* metadata, const nlohmann::json& training,

@@ -1,10 +1,14 @@
 // `pplda train`: fits an LDA model with the plaintext collapsed Gibbs
 // samplers on a prepared folder or raw documents, writes the model JSON and,
 // when the input has a test set, reports held-out perplexity and coherence.
-// With the DP flags (cli/dp_flags.h) the vocabulary and/or the published
-// counts are differentially private and the model records the budget spent.
+// With the privacy flags (cli/dp_flags.h) the vocabulary can be chosen by DP
+// set union (a DP release of the list of terms, whose budget the model
+// records with what it covers and the privacy unit) and the final counts can
+// carry heuristic noise (no DP guarantee, no budget); the model file of such
+// a run holds no exact statistic of the documents.
 #include <chrono>
 #include <memory>
+#include <optional>
 
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
@@ -15,6 +19,7 @@
 #include "lda/collapsed_gibbs_sampler.h"
 #include "lda/metrics.h"
 #include "lda/model_file.h"
+#include "lda/prepared_corpus.h"
 #include "privacy/dp_training.h"
 #include "spdlog/spdlog.h"
 
@@ -53,20 +58,17 @@ absl::StatusOr<TrainingData> LoadTrainingData(const InputFlags& f, bool quiet) {
   return data;
 }
 
-// DP vocabulary selection and the cap before training (OS CSPRNG noise).
+// DP vocabulary selection before training (OS CSPRNG noise).
 absl::Status PrepareForDp(const privacy::DpTrainingOptions& dp, crypto::SecureRng& rng,
                           bool quiet, TrainingData* data, privacy::PrivacyAccountant* accountant) {
-  if (!dp.enabled()) return absl::OkStatus();
-  const int64_t cut = ApplyDpCap(dp, &data->train);
-  if (cut > 0 && !quiet) {
-    spdlog::info("DP: cut {} training documents to their first {} tokens", cut,
-                 dp.model->max_tokens_per_document);
-  }
+  if (!dp.vocabulary) return absl::OkStatus();
   ASSIGN_OR_RETURN(privacy::DpTrainingCorpus prepared,
                    privacy::PrepareDpTrainingCorpus(data->train, dp, rng, accountant));
-  if (dp.vocabulary && !quiet) {
-    spdlog::info("DP vocabulary: kept {} of {} terms; {} documents left without tokens dropped",
-                 prepared.corpus.vocabulary.size(), data->train.vocabulary.size(),
+  if (!quiet) {
+    // Exact figures for the operator only; the model file does not hold them.
+    spdlog::info("DP vocabulary: kept {} of the {} terms some document contributed; {} "
+                 "documents left without tokens dropped",
+                 prepared.corpus.vocabulary.size(), prepared.candidate_terms,
                  prepared.dropped_documents);
   }
   data->train = std::move(prepared.corpus);
@@ -76,10 +78,24 @@ absl::Status PrepareForDp(const privacy::DpTrainingOptions& dp, crypto::SecureRn
   return absl::OkStatus();
 }
 
+// What a model file from a run with privacy options records about its
+// corpus: the options only, no figure computed from the documents.
+nlohmann::json DpCorpusInfo(const InputFlags& f, const nlohmann::json& loaded_info) {
+  nlohmann::json info;
+  if (lda::IsPreparedCorpusDir(f.input)) {
+    info = {{"prepared_folder", true},
+            {"preprocess", loaded_info.value("preprocess", nlohmann::json())}};
+  } else {
+    info = InputOptionsInfo(f);
+  }
+  info["input"] = f.input;
+  return info;
+}
+
 absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
   ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input));
-  ASSIGN_OR_RETURN(TrainingData data,
-                   LoadTrainingData(InputFlagsForDp(f.input, dp, g.quiet), g.quiet));
+  const InputFlags input = InputFlagsForDp(f.input, dp, g.quiet);
+  ASSIGN_OR_RETURN(TrainingData data, LoadTrainingData(input, g.quiet));
   crypto::SodiumRng noise_rng;
   privacy::PrivacyAccountant accountant;
   RETURN_IF_ERROR(PrepareForDp(dp, noise_rng, g.quiet, &data, &accountant));
@@ -112,21 +128,36 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   lda::LdaModel model = sampler->Model();
-  RETURN_IF_ERROR(privacy::ReleaseDpModel(dp, noise_rng, &model, &accountant));
-  nlohmann::json training = {{"mode", "plaintext"},
-                             {"sampler", f.sampler_kind},
-                             {"iterations", f.iterations},
-                             {"seed", f.sampler.seed},
-                             {"threads", f.sampler.threads},
-                             {"seconds", seconds},
-                             {"tokens_per_second", tokens * f.iterations / seconds},
-                             {"log_likelihood_per_token_trace", trace}};
-  AddStandardMetadata(&model.metadata, training, data.corpus_info);
+  ASSIGN_OR_RETURN(std::optional<privacy::FinalCountNoise> noise,
+                   privacy::ApplyFinalCountNoise(dp, noise_rng, &model));
   if (dp.enabled()) {
-    model.metadata["privacy"] = privacy::DpPrivacyStatement(dp, accountant);
-    std::printf("differential privacy: epsilon %g, delta %g spent (%s)\n", accountant.epsilon(),
-                accountant.delta(),
-                dp.vocabulary ? "vocabulary and model" : (dp.model ? "model" : "vocabulary"));
+    // Parameters only: no document or token count, timing or trace (each is
+    // an exact statistic of the documents).
+    model.metadata = nlohmann::json::object();
+    const nlohmann::json training = {{"mode", "plaintext"},
+                                     {"sampler", f.sampler_kind},
+                                     {"iterations", f.iterations},
+                                     {"seed", f.sampler.seed},
+                                     {"threads", f.sampler.threads}};
+    AddStandardMetadata(&model.metadata, training, DpCorpusInfo(input, data.corpus_info));
+    const privacy::PrivacyUnit unit = PrivacyUnitFor(input);
+    model.metadata["privacy"] = privacy::DpPrivacyStatement(dp, accountant, unit, noise);
+    ReportPrivacy(dp, &accountant, unit, /*publishing=*/true);
+    if (!f.mixtures_out.empty()) {
+      spdlog::warn("{} holds each training document's exact topic mixture: no privacy option "
+                   "covers it; do not publish it",
+                   f.mixtures_out);
+    }
+  } else {
+    nlohmann::json training = {{"mode", "plaintext"},
+                               {"sampler", f.sampler_kind},
+                               {"iterations", f.iterations},
+                               {"seed", f.sampler.seed},
+                               {"threads", f.sampler.threads},
+                               {"seconds", seconds},
+                               {"tokens_per_second", tokens * f.iterations / seconds},
+                               {"log_likelihood_per_token_trace", trace}};
+    AddStandardMetadata(&model.metadata, training, data.corpus_info);
   }
 
   if (data.test.num_documents() > 0 && !f.no_evaluate) {
@@ -137,13 +168,17 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
     eval.threads = f.sampler.threads;
     ASSIGN_OR_RETURN(double perplexity, lda::HeldOutPerplexity(model, data.test, eval));
     ASSIGN_OR_RETURN(lda::CoherenceResult coherence, lda::UMassCoherence(model, data.train, 10));
-    model.metadata["evaluation"] = {{"held_out_perplexity", perplexity},
-                                    {"umass_coherence_top10", coherence.mean},
-                                    {"test_documents", data.test.num_documents()},
-                                    {"test_tokens", data.test.num_tokens()},
-                                    {"method", PerplexityMethod(eval)}};
-    std::printf("held-out perplexity %.2f (%d test documents), UMass coherence %.3f\n", perplexity,
-                data.test.num_documents(), coherence.mean);
+    std::printf("held-out perplexity %.2f (%d test documents), UMass coherence %.3f%s\n",
+                perplexity, data.test.num_documents(), coherence.mean,
+                dp.enabled() ? " (exact figures of your documents: not stored in the model file)"
+                             : "");
+    if (!dp.enabled()) {
+      model.metadata["evaluation"] = {{"held_out_perplexity", perplexity},
+                                      {"umass_coherence_top10", coherence.mean},
+                                      {"test_documents", data.test.num_documents()},
+                                      {"test_tokens", data.test.num_tokens()},
+                                      {"method", PerplexityMethod(eval)}};
+    }
   }
   RETURN_IF_ERROR(lda::WriteModelFile(model, f.out));
   if (!f.mixtures_out.empty()) {

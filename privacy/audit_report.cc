@@ -210,25 +210,41 @@ std::string DocumentsCsv(const AuditResult& r, const lda::Corpus& corpus) {
   return csv;
 }
 
-// One sentence on the DP training the models went through (or none).
+// What the models' privacy mechanisms were and what they guarantee (or that
+// there were none). Says plainly that the final-count noise carries no DP
+// guarantee: the audit measures its effect, it does not certify it.
 std::string DpSummary(const nlohmann::json& trainer) {
-  const auto it = trainer.find("differential_privacy");
+  const auto it = trainer.find("privacy_mechanisms");
   if (it == trainer.end() || !it->is_object()) {
-    return "**Differential privacy.** None: the models are the exact counts.";
+    return "**Privacy mechanisms.** None: the models are the exact counts.";
   }
-  std::string out = "**Differential privacy.** Every model went through the DP pipeline:";
-  const nlohmann::json& model = (*it)["model"];
-  const nlohmann::json& vocabulary = (*it)["vocabulary"];
-  if (model.is_object()) {
-    absl::StrAppendFormat(&out, " counts noised for (%g, %g)-DP with documents capped at %d tokens;",
-                          model["epsilon"].get<double>(), model["delta"].get<double>(),
-                          model["max_tokens_per_document"].get<int>());
-  }
+  std::string out =
+      "**Privacy mechanisms.** Every model went through the pipeline `pplda train` runs with "
+      "these options:";
+  const nlohmann::json& vocabulary = it->value("dp_vocabulary", nlohmann::json());
+  const nlohmann::json& noise = it->value("final_count_noise", nlohmann::json());
   if (vocabulary.is_object()) {
-    absl::StrAppendFormat(&out, " vocabulary chosen by DP set union at (%g, %g);",
+    absl::StrAppendFormat(&out,
+                          " vocabulary chosen by DP set union, (%g, %g)-DP for the list of terms "
+                          "only (not for the counts);",
                           vocabulary["epsilon"].get<double>(), vocabulary["delta"].get<double>());
+  } else {
+    out += " vocabulary NOT private (chosen by the preprocessing options, the same for every "
+           "model);";
+  }
+  if (noise.is_object()) {
+    absl::StrAppendFormat(&out,
+                          " discrete Gaussian noise of sigma %g added once to the final counts, "
+                          "a heuristic with NO differential-privacy guarantee (no epsilon holds "
+                          "for it: the final counts of a Gibbs chain have unbounded "
+                          "sensitivity);",
+                          noise["sigma"].get<double>());
+  } else {
+    out += " counts exact (no noise);";
   }
   out.back() = '.';
+  out += " The figures below measure what an attacker gains against these models empirically; "
+         "they are not a privacy guarantee.";
   return out;
 }
 

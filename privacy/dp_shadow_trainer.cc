@@ -17,7 +17,8 @@ absl::StatusOr<std::unique_ptr<DpShadowTrainer>> DpShadowTrainer::Create(
     std::unique_ptr<ShadowTrainer> inner, const DpTrainingOptions& options) {
   RETURN_IF_ERROR(ValidateDpTrainingOptions(options));
   if (!options.enabled()) {
-    return absl::InvalidArgumentError("DpShadowTrainer needs DP vocabulary or DP model options");
+    return absl::InvalidArgumentError(
+        "DpShadowTrainer needs DP vocabulary or final-count noise options");
   }
   if (inner == nullptr) return absl::InvalidArgumentError("DpShadowTrainer needs a trainer");
   return std::unique_ptr<DpShadowTrainer>(new DpShadowTrainer(std::move(inner), options));
@@ -30,13 +31,13 @@ absl::StatusOr<lda::LdaModel> DpShadowTrainer::Train(const lda::Corpus& members,
   ASSIGN_OR_RETURN(DpTrainingCorpus prepared,
                    PrepareDpTrainingCorpus(members, options_, rng, &accountant));
   ASSIGN_OR_RETURN(lda::LdaModel model, inner_->Train(prepared.corpus, seed));
-  RETURN_IF_ERROR(ReleaseDpModel(options_, rng, &model, &accountant));
+  RETURN_IF_ERROR(ApplyFinalCountNoise(options_, rng, &model).status());
   return model;
 }
 
 nlohmann::json DpShadowTrainer::Describe() const {
   nlohmann::json out = inner_->Describe();
-  out["differential_privacy"] = DescribeDpOptions(options_);
+  out["privacy_mechanisms"] = DescribeDpOptions(options_);
   return out;
 }
 

@@ -1,6 +1,9 @@
 #include "privacy/dp_training.h"
 
+#include <algorithm>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
@@ -9,7 +12,7 @@ namespace pplda::privacy {
 
 absl::Status ValidateDpTrainingOptions(const DpTrainingOptions& options) {
   if (options.vocabulary) RETURN_IF_ERROR(ValidateDpVocabularyOptions(*options.vocabulary));
-  if (options.model) RETURN_IF_ERROR(ValidateDpModelOptions(*options.model));
+  if (options.final_noise) RETURN_IF_ERROR(ValidateFinalCountNoiseOptions(*options.final_noise));
   return absl::OkStatus();
 }
 
@@ -19,9 +22,6 @@ absl::StatusOr<DpTrainingCorpus> PrepareDpTrainingCorpus(const lda::Corpus& corp
                                                          PrivacyAccountant* accountant) {
   RETURN_IF_ERROR(ValidateDpTrainingOptions(options));
   DpTrainingCorpus out;
-  if (options.model) {
-    RETURN_IF_ERROR(CheckDocumentCap(corpus, options.model->max_tokens_per_document));
-  }
   if (!options.vocabulary) {
     out.corpus = corpus;
     return out;
@@ -35,70 +35,92 @@ absl::StatusOr<DpTrainingCorpus> PrepareDpTrainingCorpus(const lda::Corpus& corp
         "use more documents",
         options.vocabulary->epsilon, selection.candidate_terms, selection.threshold));
   }
-  out.corpus = RestrictToTerms(corpus, selection.selected, &out.dropped_documents);
+  // The released order must carry nothing but the set: sort by string.
+  std::vector<lda::TermId> terms = selection.selected;
+  std::sort(terms.begin(), terms.end(), [&](lda::TermId a, lda::TermId b) {
+    return corpus.vocabulary.term(a) < corpus.vocabulary.term(b);
+  });
+  out.corpus = RestrictToTerms(corpus, terms, &out.dropped_documents);
+  out.candidate_terms = selection.candidate_terms;
   accountant->Record(selection.Release());
   return out;
 }
 
-absl::Status ReleaseDpModel(const DpTrainingOptions& options, crypto::SecureRng& rng,
-                            lda::LdaModel* model, PrivacyAccountant* accountant) {
-  if (!options.model) return absl::OkStatus();
-  ASSIGN_OR_RETURN(DpModelNoise noise, AddDpNoiseToCounts(*options.model, rng, model));
-  accountant->Record(noise.Release());
-  return absl::OkStatus();
+absl::StatusOr<std::optional<FinalCountNoise>> ApplyFinalCountNoise(
+    const DpTrainingOptions& options, crypto::SecureRng& rng, lda::LdaModel* model) {
+  if (!options.final_noise) return std::optional<FinalCountNoise>();
+  ASSIGN_OR_RETURN(FinalCountNoise noise, AddFinalCountNoise(*options.final_noise, rng, model));
+  return std::optional<FinalCountNoise>(std::move(noise));
 }
 
 nlohmann::json DescribeDpOptions(const DpTrainingOptions& options) {
-  nlohmann::json out = {{"vocabulary", nullptr}, {"model", nullptr}};
+  nlohmann::json out = {{"dp_vocabulary", nullptr}, {"final_count_noise", nullptr}};
   if (options.vocabulary) {
     const DpVocabularyOptions& v = *options.vocabulary;
-    out["vocabulary"] = {{"epsilon", v.epsilon},
-                         {"delta", v.delta},
-                         {"max_terms_per_document", v.max_terms_per_document}};
+    out["dp_vocabulary"] = {{"epsilon", v.epsilon},
+                            {"delta", v.delta},
+                            {"max_terms_per_document", v.max_terms_per_document},
+                            {"covers", kVocabularyOnlyCoverage}};
   }
-  if (options.model) {
-    const DpModelOptions& m = *options.model;
-    out["model"] = {{"epsilon", m.epsilon},
-                    {"delta", m.delta},
-                    {"max_tokens_per_document", m.max_tokens_per_document}};
+  if (options.final_noise) {
+    out["final_count_noise"] = {{"sigma", options.final_noise->sigma},
+                                {"guarantee", std::string("none: ") + kFinalCountNoiseDisclaimer}};
   }
   return out;
 }
 
 namespace {
 
-std::string LeakageStatement(const DpTrainingOptions& options) {
+std::string LeakageStatement(const DpTrainingOptions& options, const PrivacyAccountant& accountant,
+                             const PrivacyUnit& unit) {
   std::string s =
-      "Trained in plaintext by one party on its own documents. Differential privacy, "
-      "document-level adjacency: ";
-  if (options.model) {
-    s += "the published topic-term counts carry exact discrete Gaussian noise calibrated to "
-         "documents capped at L tokens; the bound covers each document's own contribution to "
-         "the counts, not the Gibbs chain's dependence on other documents (docs/privacy.md). ";
+      "Trained in plaintext by one party on its own documents. The model as a whole has NO "
+      "differential-privacy guarantee: ";
+  if (options.final_noise) {
+    s += absl::StrFormat(
+        "its topic-term counts are the final Gibbs counts with discrete Gaussian noise of sigma "
+        "%g added once, a %s. ",
+        options.final_noise->sigma, kFinalCountNoiseDisclaimer);
   } else {
-    s += "the topic-term counts are exact (no noise). ";
+    s += "its topic-term counts are exact (no noise). ";
   }
   if (options.vocabulary) {
-    s += "The vocabulary was chosen by DP set union, so a term enters it only when many "
-         "documents use it.";
+    s += absl::StrFormat(
+        "The vocabulary was chosen by DP set union: the list of terms, and only it, is "
+        "(%g, %g)-DP with one %s as the unit (%s), so a term enters it only when many %ss "
+        "use it. ",
+        accountant.epsilon(), accountant.delta(), unit.name, unit.description, unit.name);
   } else {
-    s += "The vocabulary is NOT private: it lists terms of the training documents as chosen "
-         "by the preprocessing options.";
+    s += "The vocabulary is NOT private: it lists terms of the training documents as chosen by "
+         "the preprocessing options. ";
   }
+  s += "Exact statistics of the documents (document and token counts, corpus statistics, the "
+       "likelihood trace, evaluation figures) are left out of this file.";
   return s;
 }
 
 }  // namespace
 
 nlohmann::json DpPrivacyStatement(const DpTrainingOptions& options,
-                                  const PrivacyAccountant& accountant) {
+                                  const PrivacyAccountant& accountant, const PrivacyUnit& unit,
+                                  const std::optional<FinalCountNoise>& noise) {
+  nlohmann::json dp = nullptr;
+  if (!accountant.empty()) {
+    dp = accountant.ToJson();
+    dp["covers"] = kVocabularyOnlyCoverage;
+    dp["privacy_unit"] = PrivacyUnitJson(unit, accountant.epsilon(), accountant.delta());
+  }
   return {{"setting", "plaintext"},
-          {"leakage", LeakageStatement(options)},
-          {"differential_privacy", accountant.ToJson()},
-          {"adjacency", "document (add or remove one document)"},
+          {"leakage", LeakageStatement(options, accountant, unit)},
+          {"model_differentially_private", false},
+          {"epsilon", nullptr},
+          {"delta", nullptr},
+          {"differential_privacy", dp},
           {"vocabulary_private", options.vocabulary.has_value()},
-          {"epsilon", accountant.epsilon()},
-          {"delta", accountant.delta()}};
+          {"final_count_noise", noise ? noise->Describe() : nlohmann::json(nullptr)},
+          {"exact_statistics",
+           "left out: a DP run's model file holds no document or token count, corpus "
+           "statistic, likelihood trace or evaluation figure"}};
 }
 
 }  // namespace pplda::privacy

@@ -1,25 +1,28 @@
-// DP publication of a topic model: exact discrete Gaussian noise added to
-// every topic-term count n_k(t) before release (DESIGN sec. 6, "DP
-// publication"), then negative counts clamped to 0 (post-processing, free).
+// Final-count noise: exact discrete Gaussian noise N_Z(0, sigma^2) added
+// once to every topic-term count n_k(t) of a trained model, then negative
+// counts clamped to 0.
 //
-// Sensitivity: document-level adjacency with every document capped at L
-// tokens. A document's L tokens change the K x V count matrix by a vector
-// of non-negative integers summing to L, so its L1 and L2 sensitivities are
-// both at most L (all L tokens may land in one cell); sigma^2 = L^2/(2 rho)
-// with rho from (epsilon, delta) (privacy/zcdp_calibration.h).
-// What this accounts for, stated in every release: the counts as a function
-// of the documents' own token assignments. The Gibbs chain that produced
-// them also depends on every other token, and that dependence is not
-// bounded here (the sampler is not itself a DP mechanism); docs/privacy.md
-// discusses it.
+// NO DIFFERENTIAL-PRIVACY GUARANTEE. This is a heuristic, kept so that its
+// effect can be measured (`pplda audit`), not a DP mechanism: the final
+// counts of a collapsed Gibbs chain depend on every document through the
+// chain (one document can move other documents' assignments), so their
+// sensitivity to one document is not bounded, and no (epsilon, delta)
+// follows from any sigma. Nothing that uses this file may print or store an
+// epsilon or delta for the noised counts. (Until issue 18's first step this
+// noise was calibrated from an epsilon and published as "(epsilon,
+// delta)-DP"; that claim was false and is gone. DP training that holds for
+// the whole run needs noise at every iteration, DESIGN section 6.)
 //
-// Errors: InvalidArgument naming the option (epsilon, delta as
-// ValidateEpsilonDelta; L in [1, 10^7]); FailedPrecondition naming the first
-// document longer than L (the cap must be applied when the corpus is built:
-// `--max-tokens L`).
+// sigma is given directly. For reference, the removed `--dp-epsilon E` used
+// sigma^2 = L^2 / (2 rho(E, delta)) for documents capped at L tokens
+// (NominalSigmaForEpsilon below): sigma 34.5, 64.8 and 245 for L = 50,
+// delta 1e-5 and E = 8, 4, 1.
+//
+// Errors: InvalidArgument naming the option when sigma is not in
+// (0, 2^40] (--final-noise-sigma).
 // Thread-safety: a pure function of its inputs and the rng's stream.
-#ifndef PPLDA_PRIVACY_DP_MODEL_RELEASE_H_
-#define PPLDA_PRIVACY_DP_MODEL_RELEASE_H_
+#ifndef PPLDA_PRIVACY_FINAL_COUNT_NOISE_H_
+#define PPLDA_PRIVACY_FINAL_COUNT_NOISE_H_
 
 #include <gmpxx.h>
 
@@ -27,36 +30,48 @@
 
 #include "absl/status/statusor.h"
 #include "crypto/secure_rng.h"
-#include "lda/corpus.h"
 #include "lda/lda_model.h"
-#include "privacy/privacy_accountant.h"
+#include "nlohmann/json.hpp"
 
 namespace pplda::privacy {
 
-struct DpModelOptions {
-  double epsilon = 1.0;
-  double delta = 1e-5;
-  int32_t max_tokens_per_document = 0;  // L; must be set (>= 1)
+struct FinalCountNoiseOptions {
+  double sigma = 0;  // > 0
 };
 
-absl::Status ValidateDpModelOptions(const DpModelOptions& options);
+absl::Status ValidateFinalCountNoiseOptions(const FinalCountNoiseOptions& options);
 
-// OK when every document of `corpus` has at most L tokens.
-absl::Status CheckDocumentCap(const lda::Corpus& corpus, int32_t max_tokens_per_document);
+struct FinalCountNoise {
+  FinalCountNoiseOptions options;
+  mpq_class sigma_squared;  // sigma^2 rounded up to a multiple of 2^-20
+  // How many noisy counts fell below 0 and were set to 0. An exact,
+  // data-dependent figure: for tests and the operator's log only, never
+  // written into a model file (Describe() leaves it out).
+  int64_t clamped_cells = 0;
 
-struct DpModelNoise {
-  mpq_class sigma_squared;
-  int64_t cells = 0;          // K x V
-  int64_t clamped_cells = 0;  // noisy counts below 0, set to 0
-  DpModelOptions options;
-
-  DpRelease Release() const;
+  // The model file's and the audit's record of the noise: its parameters and
+  // the statement that it carries no DP guarantee. Holds no epsilon or delta
+  // and nothing that depends on the data.
+  nlohmann::json Describe() const;
 };
 
-// Adds the noise to model->topic_term_counts in place.
-absl::StatusOr<DpModelNoise> AddDpNoiseToCounts(const DpModelOptions& options,
-                                                crypto::SecureRng& rng, lda::LdaModel* model);
+// Adds the noise to model->topic_term_counts in place (the model is left
+// untouched on error).
+absl::StatusOr<FinalCountNoise> AddFinalCountNoise(const FinalCountNoiseOptions& options,
+                                                   crypto::SecureRng& rng, lda::LdaModel* model);
+
+// The sigma the removed `--dp-epsilon E --dp-delta D --max-tokens L` added
+// (sqrt of DiscreteGaussianVariance(L, E, D)), so that a user of the old
+// option can ask for the same noise: a noise scale, not a guarantee.
+absl::StatusOr<double> NominalSigmaForEpsilon(int32_t max_tokens_per_document, double epsilon,
+                                              double delta);
+
+// The sentence every output about this noise carries.
+inline constexpr char kFinalCountNoiseDisclaimer[] =
+    "heuristic with NO differential-privacy guarantee: the final counts of a Gibbs chain depend "
+    "on every document through the chain, so their sensitivity is not bounded and no (epsilon, "
+    "delta) holds for them";
 
 }  // namespace pplda::privacy
 
-#endif  // PPLDA_PRIVACY_DP_MODEL_RELEASE_H_
+#endif  // PPLDA_PRIVACY_FINAL_COUNT_NOISE_H_

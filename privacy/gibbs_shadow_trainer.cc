@@ -43,7 +43,7 @@ nlohmann::json GibbsShadowTrainer::Describe() const {
           {"beta", s.beta},
           {"iterations", options_.iterations},
           {"threads_per_model", 1},
-          {"differential_privacy", false}};
+          {"privacy_mechanisms", nullptr}};
 }
 
 }  // namespace pplda::privacy

@@ -1,9 +1,12 @@
-// PrivacyAccountant: the (epsilon, delta) spent by everything a run
-// releases (DP vocabulary selection, the DP model), composed with basic
-// sequential composition: epsilons add and deltas add (Dwork & Roth, Thm.
-// 3.16; the composition of Manzonelli et al., Thm. 4.1, for vocabulary plus
-// model). Each release records its mechanism and parameters so the model
-// file states exactly what was spent and how.
+// PrivacyAccountant: the (epsilon, delta) spent by the differentially
+// private releases of a run, composed with basic sequential composition:
+// epsilons add and deltas add (Dwork & Roth, Thm. 3.16; the composition of
+// Manzonelli et al., Thm. 4.1). Only releases that are DP mechanisms may be
+// recorded: today the DP vocabulary selection alone. The final-count noise
+// (privacy/final_count_noise.h) gives no guarantee and is never recorded, so
+// the totals cover exactly the recorded releases and nothing else. Each
+// release records its mechanism and parameters (no data-dependent figure)
+// so the model file states exactly what was spent and how.
 //
 // Invariant: totals are the sums over the recorded releases; a run with no
 // DP release has epsilon() == delta() == 0 and empty() == true.
@@ -19,8 +22,8 @@
 namespace pplda::privacy {
 
 struct DpRelease {
-  std::string what;       // "vocabulary", "topic_term_counts"
-  std::string mechanism;  // e.g. "discrete Gaussian, L2 sensitivity 50"
+  std::string what;       // what was released, e.g. "vocabulary"
+  std::string mechanism;  // e.g. "DP set union by Gaussian thresholding ..."
   double epsilon = 0;
   double delta = 0;
   nlohmann::json parameters = nlohmann::json::object();

@@ -7,11 +7,12 @@
 // Implementations:
 //   GibbsShadowTrainer (privacy/gibbs_shadow_trainer.h): the plaintext
 //     collapsed Gibbs samplers of lda/, exactly as `pplda train` runs them.
-//   A DP trainer (DP noise on the published counts, DP vocabulary
-//     selection) plugs in here unchanged: it returns the noised model and,
-//     with DP vocabulary, a model vocabulary that may differ from the audit
-//     corpus's; ZetaScorer matches terms by string and leaves out tokens of
-//     terms the model does not publish.
+//   DpShadowTrainer (privacy/dp_shadow_trainer.h): the same, wrapped in the
+//     DP vocabulary selection and the final-count noise (a heuristic without
+//     DP guarantee); it returns the noised model and, with DP vocabulary, a
+//     model vocabulary that may differ from the audit corpus's; ZetaScorer
+//     matches terms by string and leaves out tokens of terms the model does
+//     not publish.
 //
 // Contract: Train() is deterministic given (members, seed); it is called
 // concurrently from the audit's worker threads (one model per thread), so it

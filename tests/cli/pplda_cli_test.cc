@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -185,52 +186,229 @@ TEST_F(PpldaCliTest, SimulateRejectsBadPartyLists) {
   EXPECT_THAT(twice.output, HasSubstr("twice"));
 }
 
-TEST_F(PpldaCliTest, TrainWithDpNoiseRecordsTheBudget) {
-  const std::string common = "--quiet train --input " + Path("docs") +
+// Keys of exact data-dependent statistics (counts of documents, tokens and
+// terms, corpus and preprocessing reports, timing, likelihood traces,
+// evaluation figures, the DP vocabulary's candidate count and the noise's
+// clamped cells): any one of them in a DP model file voids a delta below 1.
+const char* const kExactStatisticKeys[] = {
+    "num_documents",      "num_tokens",         "train_documents",
+    "train_tokens",       "test_documents",     "test_tokens",
+    "documents_read",     "documents_dropped_empty", "tokens_read",
+    "vocabulary_size",    "log_likelihood_per_token_trace", "seconds",
+    "tokens_per_second",  "evaluation",         "held_out_perplexity",
+    "umass_coherence_top10", "candidate_terms", "clamped_cells",
+    "cells",              "preprocess_report",  "reader",
+    "documents_in",       "documents_out",      "tokens_in",
+    "tokens_out",         "dropped_empty",      "terms_before_df",
+    "terms_after_df",     "unknown_tokens",     "capped_documents",
+    "dropped_documents",  "stats"};
+
+// Every "path.to.key" of `j` (recursively through objects and arrays) whose
+// key is in kExactStatisticKeys.
+void FindExactStatistics(const nlohmann::json& j, const std::string& path,
+                         std::vector<std::string>* found) {
+  if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) {
+      for (const char* bad : kExactStatisticKeys) {
+        if (key == bad) found->push_back(path + "." + key);
+      }
+      FindExactStatistics(value, path + "." + key, found);
+    }
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) {
+      FindExactStatistics(j[i], path + "[" + std::to_string(i) + "]", found);
+    }
+  }
+}
+
+std::vector<std::string> ExactStatisticsIn(const std::string& model_path) {
+  std::ifstream in(model_path);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  std::vector<std::string> found;
+  FindExactStatistics(j, "", &found);
+  return found;
+}
+
+// Every "epsilon" or "delta" key of `j` with a non-null value, recursively.
+void FindBudgets(const nlohmann::json& j, const std::string& path,
+                 std::vector<std::string>* found) {
+  if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) {
+      if ((key == "epsilon" || key == "delta") && !value.is_null()) {
+        found->push_back(path + "." + key);
+      }
+      FindBudgets(value, path + "." + key, found);
+    }
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) FindBudgets(j[i], path, found);
+  }
+}
+
+// No model file from a run with any privacy option holds an exact statistic
+// of the documents: with a DP vocabulary, with the final-count noise, and on
+// a prepared folder with a test set (whose evaluation is printed, not
+// stored). The control is the same run without privacy options, which
+// records them; DP runs used to write that same metadata (plus the
+// vocabulary's candidate_terms and the noise's cells and clamped_cells), so
+// this test fails against the old behaviour.
+TEST_F(PpldaCliTest, DpModelFilesHoldNoExactStatistic) {
+  const std::string raw = "--quiet train --input " + Path("docs") +
+                          " --min-df 1 --max-df 1.0 --topics 2 --iterations 20 --max-tokens 8 ";
+  auto plain = RunPplda(raw + "--out " + Path("plain.json"));
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  const std::vector<std::string> control = ExactStatisticsIn(Path("plain.json"));
+  for (const char* expected : {".metadata.num_documents", ".metadata.num_tokens",
+                               ".metadata.corpus.train_tokens",
+                               ".metadata.training.log_likelihood_per_token_trace"}) {
+    EXPECT_THAT(control, ::testing::Contains(std::string(expected)));
+  }
+
+  auto vocab = RunPplda(raw + "--dp-vocab-epsilon 50 --dp-vocab-max-terms 5 --out " +
+                        Path("vocab.json"));
+  ASSERT_EQ(vocab.exit_code, 0) << vocab.output;
+  EXPECT_THAT(ExactStatisticsIn(Path("vocab.json")), ::testing::IsEmpty());
+  auto noise = RunPplda(raw + "--final-noise-sigma 5 --out " + Path("noise.json"));
+  ASSERT_EQ(noise.exit_code, 0) << noise.output;
+  EXPECT_THAT(ExactStatisticsIn(Path("noise.json")), ::testing::IsEmpty());
+  auto both = RunPplda(raw + "--final-noise-sigma 5 --dp-vocab-epsilon 50 --dp-vocab-max-terms 5 "
+                             "--out " + Path("both.json"));
+  ASSERT_EQ(both.exit_code, 0) << both.output;
+  EXPECT_THAT(ExactStatisticsIn(Path("both.json")), ::testing::IsEmpty());
+
+  ASSERT_EQ(RunPplda("--quiet prepare --input " + Path("docs") + " --min-df 1 --max-df 1.0 " +
+                     "--test-every 4 --out " + Path("prepared"))
+                .exit_code,
+            0);
+  auto prepared = RunPplda("--quiet train --input " + Path("prepared") +
+                           " --topics 2 --iterations 20 --eval-sweeps 5 --final-noise-sigma 5 "
+                           "--out " + Path("prepared.json"));
+  ASSERT_EQ(prepared.exit_code, 0) << prepared.output;
+  EXPECT_THAT(prepared.output, HasSubstr("held-out perplexity"));
+  EXPECT_THAT(prepared.output, HasSubstr("not stored in the model file"));
+  EXPECT_THAT(ExactStatisticsIn(Path("prepared.json")), ::testing::IsEmpty());
+  // The options are still recorded.
+  auto m = pplda::lda::ReadModelFile(Path("both.json"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->metadata["training"]["iterations"], 20);
+  EXPECT_EQ(m->metadata["corpus"]["preprocessing"]["max_tokens_per_document"], 8);
+}
+
+// The final-count noise gives no DP guarantee: no (epsilon, delta) is
+// printed or stored for it, the output says so, and it warns that the
+// vocabulary is not private. Its noise comes from the OS CSPRNG.
+TEST_F(PpldaCliTest, FinalCountNoiseClaimsNoBudget) {
+  const std::string common = "train --input " + Path("docs") +
                              " --min-df 1 --max-df 1.0 --topics 2 --iterations 30 --max-tokens 8 "
-                             "--dp-epsilon 2 --dp-delta 1e-6 --out ";
-  auto a = RunPplda(common + Path("a.json"));
+                             "--final-noise-sigma 20 --out ";
+  auto a = RunPplda("--quiet " + common + Path("a.json"));
   ASSERT_EQ(a.exit_code, 0) << a.output;
-  EXPECT_THAT(a.output, HasSubstr("differential privacy: epsilon 2, delta 1e-06 spent (model)"));
-  ASSERT_EQ(RunPplda(common + Path("b.json")).exit_code, 0);
+  EXPECT_THAT(a.output, HasSubstr("final-count noise: sigma 20 added once to every count; "
+                                  "heuristic with NO differential-privacy guarantee"));
+  EXPECT_THAT(a.output, HasSubstr("warning: the vocabulary of the model is NOT private"));
+  EXPECT_THAT(a.output, HasSubstr("counts of the model are NOT differentially private"));
+  EXPECT_THAT(a.output, ::testing::Not(HasSubstr("differential privacy: (")));
+  EXPECT_THAT(a.output, ::testing::Not(HasSubstr("spent")));
+  EXPECT_THAT(a.output, ::testing::Not(::testing::ContainsRegex("epsilon [0-9]")));
+  EXPECT_THAT(a.output, ::testing::Not(HasSubstr(")-DP")));
+  ASSERT_EQ(RunPplda("--quiet " + common + Path("b.json")).exit_code, 0);
   auto ma = pplda::lda::ReadModelFile(Path("a.json"));
   auto mb = pplda::lda::ReadModelFile(Path("b.json"));
   ASSERT_TRUE(ma.ok() && mb.ok()) << ma.status();
-  // The noise comes from the OS CSPRNG, not the seed: two runs differ.
   EXPECT_NE(ma->topic_term_counts, mb->topic_term_counts);
   const nlohmann::json& p = ma->metadata["privacy"];
-  EXPECT_EQ(p["epsilon"], 2.0);
-  EXPECT_EQ(p["delta"], 1e-6);
+  EXPECT_TRUE(p["epsilon"].is_null());
+  EXPECT_TRUE(p["delta"].is_null());
+  EXPECT_TRUE(p["differential_privacy"].is_null());
+  EXPECT_EQ(p["model_differentially_private"], false);
   EXPECT_EQ(p["vocabulary_private"], false);
-  const nlohmann::json& release = p["differential_privacy"]["releases"][0];
-  EXPECT_EQ(release["release"], "topic_term_counts");
-  EXPECT_EQ(release["parameters"]["max_tokens_per_document"], 8);
-  EXPECT_THAT(p["leakage"].get<std::string>(), HasSubstr("NOT private"));
+  EXPECT_NEAR(p["final_count_noise"]["sigma"].get<double>(), 20, 1e-6);
+  EXPECT_THAT(p["final_count_noise"]["guarantee"].get<std::string>(),
+              HasSubstr("NO differential-privacy guarantee"));
+  EXPECT_THAT(p["leakage"].get<std::string>(), HasSubstr("vocabulary is NOT private"));
+  std::vector<std::string> budgets;
+  FindBudgets(ma->metadata, "metadata", &budgets);
+  EXPECT_THAT(budgets, ::testing::IsEmpty());
   for (int64_t c : ma->topic_term_counts) EXPECT_GE(c, 0);
+  // Without --quiet the warnings and the statement are the same.
+  auto loud = RunPplda(common + Path("c.json"));
+  ASSERT_EQ(loud.exit_code, 0) << loud.output;
+  EXPECT_THAT(loud.output, ::testing::Not(::testing::ContainsRegex("epsilon [0-9]")));
 }
 
-TEST_F(PpldaCliTest, TrainWithDpVocabularyKeepsOnlyCommonContributedTerms) {
+TEST_F(PpldaCliTest, DpVocabularyBudgetCoversTheVocabularyOnly) {
   // Each document contributes its 5 most frequent terms: "sailing" and "law"
   // (once per document) are never contributed, so they cannot be selected.
   auto r = RunPplda("--quiet train --input " + Path("docs") +
                     " --topics 2 --iterations 30 --dp-vocab-epsilon 50 --dp-vocab-max-terms 5 "
                     "--out " + Path("v.json"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("differential privacy: (50, 1e-05)-DP for the vocabulary only "
+                                  "(DP set union: the list of terms); the topic-term counts are "
+                                  "NOT covered"));
+  EXPECT_THAT(r.output, ::testing::Not(HasSubstr("vocabulary and model")));
+  EXPECT_THAT(r.output, HasSubstr("privacy unit: one .txt file of the input folder"));
+  EXPECT_THAT(r.output, HasSubstr("g documents (e.g. of one author) are covered only by group "
+                                  "privacy"));
+  EXPECT_THAT(r.output, HasSubstr("counts of the model are NOT differentially private (they are "
+                                  "exact)"));
+  EXPECT_THAT(r.output, ::testing::Not(HasSubstr("vocabulary of the model is NOT private")));
   auto m = pplda::lda::ReadModelFile(Path("v.json"));
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_EQ(m->vocabulary.size(), 10);
   EXPECT_FALSE(m->vocabulary.Find("sailing").has_value());
   EXPECT_FALSE(m->vocabulary.Find("law").has_value());
   EXPECT_TRUE(m->vocabulary.Find("harbour").has_value());
-  EXPECT_EQ(m->metadata["privacy"]["vocabulary_private"], true);
-  EXPECT_EQ(m->metadata["privacy"]["epsilon"], 50.0);
+  const nlohmann::json& p = m->metadata["privacy"];
+  EXPECT_EQ(p["vocabulary_private"], true);
+  EXPECT_TRUE(p["epsilon"].is_null());  // the model as a whole: no guarantee
+  EXPECT_TRUE(p["final_count_noise"].is_null());
+  EXPECT_EQ(p["differential_privacy"]["epsilon"], 50.0);
+  EXPECT_THAT(p["differential_privacy"]["covers"].get<std::string>(),
+              HasSubstr("NOT the topic-term counts"));
+  ASSERT_EQ(p["differential_privacy"]["releases"].size(), 1u);
+  EXPECT_EQ(p["differential_privacy"]["releases"][0]["release"], "vocabulary");
+  EXPECT_EQ(p["differential_privacy"]["privacy_unit"]["unit"], "document");
   EXPECT_EQ(m->metadata["corpus"]["preprocessing"]["min_df"], 1);
 }
 
+// With --split the unit is the window, not the file, and the group-privacy
+// bound for a whole file is stated in the output and the model file.
+TEST_F(PpldaCliTest, WithSplitThePrivacyUnitIsTheWindow) {
+  auto r = RunPplda("--quiet train --input " + Path("docs") +
+                    " --split sentences --window-words 4 --topics 2 --iterations 10 "
+                    "--dp-vocab-epsilon 50 --dp-vocab-max-terms 3 --out " + Path("w.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("privacy unit: one window of whole sentences of at most 4 "
+                                  "words (--split sentences; a longer sentence is its own "
+                                  "window), not the source file it was cut from"));
+  EXPECT_THAT(r.output, HasSubstr("A source file cut into g sentence windows is covered only by "
+                                  "group privacy, (g * 50, g * e^((g - 1) * 50) * 1e-05)-DP"));
+  EXPECT_THAT(r.output, HasSubstr("nothing (delta >= 1) from g = 2"));
+  auto m = pplda::lda::ReadModelFile(Path("w.json"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  const nlohmann::json& unit = m->metadata["privacy"]["differential_privacy"]["privacy_unit"];
+  EXPECT_EQ(unit["unit"], "sentence window");
+  EXPECT_EQ(unit["adjacency"], "add or remove one sentence window");
+  EXPECT_THAT(unit["group_privacy"].get<std::string>(),
+              HasSubstr("(g epsilon, g e^((g-1) epsilon) delta)-DP"));
+  EXPECT_EQ(unit["group_privacy_vacuous_from_units"], 2);
+}
+
 TEST_F(PpldaCliTest, DpOptionErrorsNameTheFlag) {
-  auto r = RunPplda("train --input " + Path("docs") + " --dp-epsilon 1 --out " + Path("m.json"));
+  // The removed final-step "DP" option is refused with the reason and the
+  // same noise without a claimed guarantee; nothing is written.
+  auto r = RunPplda("train --input " + Path("docs") + " --dp-epsilon 8 --max-tokens 50 --out " +
+                    Path("m.json"));
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.output, HasSubstr("--dp-epsilon needs --max-tokens L"));
+  EXPECT_THAT(r.output, HasSubstr("--dp-epsilon and --dp-delta were removed"));
+  EXPECT_THAT(r.output, HasSubstr("sensitivity is unbounded"));
+  EXPECT_THAT(r.output, HasSubstr("--final-noise-sigma 34.5"));
+  r = RunPplda("train --input " + Path("docs") + " --dp-epsilon 1 --out " + Path("m.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("--dp-epsilon and --dp-delta were removed"));
+  r = RunPplda("train --input " + Path("docs") + " --dp-delta 1e-6 --out " + Path("m.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("were removed"));
   ASSERT_EQ(RunPplda("--quiet prepare --input " + Path("docs") + " --out " + Path("prepared"))
                 .exit_code,
             0);
@@ -247,7 +425,8 @@ TEST_F(PpldaCliTest, DpOptionErrorsNameTheFlag) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.output, HasSubstr("--dp-vocab-epsilon cannot be combined with --no-preprocess"));
   EXPECT_NE(RunPplda("train --input " + Path("docs") + " --dp-epsilon -1").exit_code, 0);
-  EXPECT_NE(RunPplda("train --input " + Path("docs") + " --dp-delta 0.7").exit_code, 0);
+  EXPECT_NE(RunPplda("train --input " + Path("docs") + " --final-noise-sigma -1").exit_code, 0);
+  EXPECT_NE(RunPplda("train --input " + Path("docs") + " --dp-vocab-delta 0.7").exit_code, 0);
   EXPECT_FALSE(fs::exists(dir_ / "m.json"));
 }
 

@@ -104,45 +104,74 @@ TEST_F(AuditCliTest, UserErrors) {
   EXPECT_FALSE(fs::exists(dir_ / "d"));
 }
 
-// DP training in the audit: every model goes through the DP pipeline, the
-// report says so, and at epsilon = 1 the attack that succeeds without DP
-// falls to chance (AUC within 0.1 of 0.5 over 17 x 120 scores).
-TEST_F(AuditCliTest, DpTrainingLowersTheAttack) {
+// Privacy options in the audit: every model goes through the same pipeline,
+// the report and the output say what the mechanisms guarantee (the
+// final-count noise: nothing; no epsilon is claimed for it), and the noise of
+// sigma 98 (what the removed --dp-epsilon 1 added at --max-tokens 20) takes
+// the attack that succeeds without it to chance (AUC within 0.1 of 0.5 over
+// 17 x 120 scores), reproducibly under the seed.
+TEST_F(AuditCliTest, FinalCountNoiseLowersTheAttackWithoutClaimingAGuarantee) {
   const RunResult plain = RunPplda(Audit("--shadows 16 --max-tokens 20 --out " + Path("p")));
   ASSERT_EQ(plain.exit_code, 0) << plain.output;
   const RunResult dp =
-      RunPplda(Audit("--shadows 16 --max-tokens 20 --dp-epsilon 1 --out " + Path("dp")));
+      RunPplda(Audit("--shadows 16 --max-tokens 20 --final-noise-sigma 98 --out " + Path("dp")));
   ASSERT_EQ(dp.exit_code, 0) << dp.output;
+  EXPECT_THAT(dp.output, HasSubstr("final-count noise: sigma 98 added once to every count; "
+                                   "heuristic with NO differential-privacy guarantee"));
+  EXPECT_THAT(dp.output, HasSubstr("vocabulary of each audited model is NOT private"));
+  EXPECT_THAT(dp.output, ::testing::Not(HasSubstr("-DP")));
+  EXPECT_THAT(dp.output, ::testing::Not(HasSubstr("differential privacy: (")));
   std::ifstream pin(dir_ / "p" / "audit.json"), din(dir_ / "dp" / "audit.json");
   const nlohmann::json pj = nlohmann::json::parse(pin), dj = nlohmann::json::parse(din);
-  EXPECT_TRUE(pj["trainer"]["differential_privacy"].is_boolean());
-  EXPECT_EQ(dj["trainer"]["differential_privacy"]["model"]["epsilon"], 1.0);
-  EXPECT_EQ(dj["trainer"]["differential_privacy"]["model"]["max_tokens_per_document"], 20);
-  EXPECT_THAT(dj["run"]["command"].get<std::string>(), HasSubstr("--dp-epsilon 1 --dp-delta 1e-05"));
+  EXPECT_TRUE(pj["trainer"]["privacy_mechanisms"].is_null());
+  const nlohmann::json& noise = dj["trainer"]["privacy_mechanisms"]["final_count_noise"];
+  EXPECT_EQ(noise["sigma"], 98.0);
+  EXPECT_FALSE(noise.contains("epsilon"));
+  EXPECT_TRUE(dj["trainer"]["privacy_mechanisms"]["dp_vocabulary"].is_null());
+  EXPECT_THAT(dj["run"]["command"].get<std::string>(), HasSubstr("--final-noise-sigma 98"));
   auto read = [](const fs::path& path) {
     std::ifstream in(path);
     return std::string(std::istreambuf_iterator<char>(in), {});
   };
-  EXPECT_THAT(read(dir_ / "dp" / "report.md"),
-              HasSubstr("counts noised for (1, 1e-05)-DP with documents capped at 20 tokens."));
-  EXPECT_THAT(read(dir_ / "p" / "report.md"), HasSubstr("None: the models are the exact counts."));
+  const std::string report = read(dir_ / "dp" / "report.md");
+  EXPECT_THAT(report, HasSubstr("sigma 98 added once to the final counts, a heuristic with NO "
+                                "differential-privacy guarantee"));
+  EXPECT_THAT(report, ::testing::Not(HasSubstr(")-DP")));
+  EXPECT_THAT(read(dir_ / "p" / "report.md"),
+              HasSubstr("**Privacy mechanisms.** None: the models are the exact counts."));
   const double plain_auc = pj["figures"]["online"]["auc"];
   const double dp_auc = dj["figures"]["online"]["auc"];
   EXPECT_GT(plain_auc, 0.9);
   EXPECT_NEAR(dp_auc, 0.5, 0.1);
   // Reproducible under the seed, noise included.
   const RunResult again =
-      RunPplda(Audit("--shadows 16 --max-tokens 20 --dp-epsilon 1 --out " + Path("dp2")));
+      RunPplda(Audit("--shadows 16 --max-tokens 20 --final-noise-sigma 98 --out " + Path("dp2")));
   ASSERT_EQ(again.exit_code, 0) << again.output;
   std::ifstream in2(dir_ / "dp2" / "audit.json");
   const nlohmann::json d2 = nlohmann::json::parse(in2);
   EXPECT_EQ(d2["figures"], dj["figures"]);
 }
 
+// With a DP vocabulary the budget printed is the vocabulary's, said to
+// cover it only, with the privacy unit.
+TEST_F(AuditCliTest, DpVocabularyBudgetCoversTheVocabularyOnly) {
+  const RunResult r =
+      RunPplda(Audit("--shadows 16 --dp-vocab-epsilon 50 --dp-vocab-max-terms 3 --out " +
+                     Path("v")));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("differential privacy: (50, 1e-05)-DP for the vocabulary only"));
+  EXPECT_THAT(r.output, HasSubstr("the topic-term counts are NOT covered"));
+  EXPECT_THAT(r.output, HasSubstr("privacy unit: one line of the input file"));
+  EXPECT_THAT(r.output, HasSubstr("counts of each audited model are NOT differentially private"));
+}
+
 TEST_F(AuditCliTest, DpErrors) {
-  RunResult r = RunPplda(Audit("--shadows 16 --dp-epsilon 1 --out " + Path("a")));
+  // The removed option says why and names the same noise without a claim.
+  RunResult r = RunPplda(Audit("--shadows 16 --max-tokens 20 --dp-epsilon 1 --out " + Path("a")));
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.output, HasSubstr("--dp-epsilon needs --max-tokens L"));
+  EXPECT_THAT(r.output, HasSubstr("--dp-epsilon and --dp-delta were removed"));
+  EXPECT_THAT(r.output, HasSubstr("--final-noise-sigma 98"));
+  EXPECT_FALSE(fs::exists(dir_ / "a"));
   r = RunPplda(Audit("--shadows 16 --dp-vocab-epsilon 0.01 --out " + Path("b")));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.output, HasSubstr("kept none of the"));

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "privacy/dp_training.h"
 #include "privacy/roc_plot.h"
 #include "tests/privacy/audit_test_util.h"
 
@@ -145,6 +146,35 @@ TEST_F(AuditReportTest, MarkdownReportStatesFiguresAndExposedDocuments) {
     rows += line.rfind("| doc", 0) == 0 && line.rfind("| document", 0) != 0;
   }
   EXPECT_EQ(rows, 3u);
+}
+
+// The report states the models' privacy mechanisms honestly: the final-count
+// noise has no DP guarantee and gets no epsilon; the DP vocabulary's budget
+// is said to cover the vocabulary only; without mechanisms, none.
+TEST_F(AuditReportTest, MarkdownReportClaimsNoGuaranteeForTheFinalCountNoise) {
+  EXPECT_NE(ReportMarkdown(*result_, *corpus_, AuditReportOptions())
+                .find("**Privacy mechanisms.** None: the models are the exact counts."),
+            std::string::npos);
+  AuditResult noised = *result_;
+  DpTrainingOptions noise_only;
+  noise_only.final_noise = FinalCountNoiseOptions{34.5};
+  noised.trainer = {{"trainer", "test"}, {"privacy_mechanisms", DescribeDpOptions(noise_only)}};
+  std::string md = ReportMarkdown(noised, *corpus_, AuditReportOptions());
+  EXPECT_NE(md.find("sigma 34.5 added once to the final counts, a heuristic with NO "
+                    "differential-privacy guarantee"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("vocabulary NOT private"), std::string::npos);
+  EXPECT_NE(md.find("not a privacy guarantee"), std::string::npos);
+  EXPECT_EQ(md.find(")-DP"), std::string::npos) << md;
+
+  DpTrainingOptions both = noise_only;
+  both.vocabulary = DpVocabularyOptions{2, 1e-5, 20};
+  noised.trainer["privacy_mechanisms"] = DescribeDpOptions(both);
+  md = ReportMarkdown(noised, *corpus_, AuditReportOptions());
+  EXPECT_NE(md.find("(2, 1e-05)-DP for the list of terms only (not for the counts)"),
+            std::string::npos)
+      << md;
 }
 
 TEST_F(AuditReportTest, WritesEveryFileAndNeverOverwrites) {

@@ -1,7 +1,9 @@
-// The DP training pipeline and its accountant: composition sums, the
-// corpus preparation (vocabulary restriction, cap check, empty-vocabulary
-// refusal), the privacy statement, and the DP shadow trainer (determinism
-// under a seed, the same pipeline as training, its description).
+// The training pipeline with privacy options and its accountant:
+// composition sums, the corpus preparation (vocabulary restriction in string
+// order, empty-vocabulary refusal), the privacy statement (the budget covers
+// the vocabulary only, the final-count noise gets none, the unit is stated),
+// and the DP shadow trainer (determinism under a seed, the same pipeline as
+// training, an honest description).
 #include "privacy/dp_training.h"
 
 #include <memory>
@@ -33,11 +35,15 @@ TEST(PrivacyAccountant, BasicCompositionAdds) {
   EXPECT_EQ(j["releases"][1]["parameters"]["sigma"], 3);
 }
 
-DpTrainingOptions BothOptions(double vocab_epsilon, int cap) {
+DpTrainingOptions BothOptions(double vocab_epsilon, double sigma = 26) {
   DpTrainingOptions o;
   o.vocabulary = DpVocabularyOptions{vocab_epsilon, 1e-5, 20};
-  o.model = DpModelOptions{4.0, 1e-5, cap};
+  o.final_noise = FinalCountNoiseOptions{sigma};
   return o;
+}
+
+PrivacyUnit Windows() {
+  return DescribePrivacyUnit(lda::InputFormat::kFolder, lda::SplitMode::kSentences, 100, false);
 }
 
 TEST(DpTraining, PrepareRestrictsToTheDpVocabularyAndRecordsIt) {
@@ -47,54 +53,98 @@ TEST(DpTraining, PrepareRestrictsToTheDpVocabularyAndRecordsIt) {
   const lda::Corpus corpus = testing::MakeAuditCorpus(400, 4, 1);
   crypto::SeededRng rng(1);
   PrivacyAccountant accountant;
-  auto prepared = PrepareDpTrainingCorpus(corpus, BothOptions(50, 34), rng, &accountant);
+  auto prepared = PrepareDpTrainingCorpus(corpus, BothOptions(50), rng, &accountant);
   ASSERT_TRUE(prepared.ok()) << prepared.status();
   EXPECT_EQ(prepared->corpus.vocabulary.size(), 80);  // 4 topics x 20 words, no "r<j>"
   for (lda::TermId t = 0; t < prepared->corpus.vocabulary.size(); ++t) {
     EXPECT_EQ(prepared->corpus.vocabulary.term(t)[0], 't');
+    if (t > 0) {  // in string order, whatever the input vocabulary's order
+      EXPECT_LT(prepared->corpus.vocabulary.term(t - 1), prepared->corpus.vocabulary.term(t));
+    }
   }
   EXPECT_EQ(prepared->corpus.num_documents(), 400);
   EXPECT_EQ(prepared->corpus.num_tokens(), 400 * 30);
+  EXPECT_EQ(prepared->candidate_terms, 280);  // 80 topic words + 200 rare words
   ASSERT_EQ(accountant.releases().size(), 1u);
   EXPECT_EQ(accountant.releases()[0].what, "vocabulary");
+  EXPECT_FALSE(accountant.releases()[0].parameters.contains("candidate_terms"));
 }
 
-TEST(DpTraining, PrepareChecksTheCapAndRefusesAnEmptyVocabulary) {
+TEST(DpTraining, WithoutDpVocabularyNothingIsRecorded) {
   const lda::Corpus corpus = testing::MakeAuditCorpus(100, 2, 2);
   crypto::SeededRng rng(2);
   PrivacyAccountant accountant;
-  ExpectError(PrepareDpTrainingCorpus(corpus, BothOptions(50, 33), rng, &accountant).status(),
-              absl::StatusCode::kFailedPrecondition, "more than the DP cap L = 33");
-  ExpectError(PrepareDpTrainingCorpus(corpus, BothOptions(0.01, 34), rng, &accountant).status(),
+  DpTrainingOptions noise_only;
+  noise_only.final_noise = FinalCountNoiseOptions{10};
+  auto prepared = PrepareDpTrainingCorpus(corpus, noise_only, rng, &accountant);
+  ASSERT_TRUE(prepared.ok()) << prepared.status();
+  EXPECT_EQ(prepared->corpus.vocabulary.size(), corpus.vocabulary.size());
+  EXPECT_TRUE(accountant.empty());
+}
+
+TEST(DpTraining, PrepareRefusesAnEmptyVocabulary) {
+  const lda::Corpus corpus = testing::MakeAuditCorpus(100, 2, 2);
+  crypto::SeededRng rng(2);
+  PrivacyAccountant accountant;
+  ExpectError(PrepareDpTrainingCorpus(corpus, BothOptions(0.01), rng, &accountant).status(),
               absl::StatusCode::kFailedPrecondition, "kept none of the");
   EXPECT_TRUE(accountant.empty());
 }
 
-TEST(DpTraining, ReleaseAndStatementComposeBothSteps) {
+// The final-count noise is applied but never enters the accountant, and the
+// statement gives the model no epsilon: only the vocabulary's budget, which
+// says what it covers and in which unit.
+TEST(DpTraining, TheBudgetCoversTheVocabularyOnly) {
   const lda::Corpus corpus = testing::MakeAuditCorpus(400, 4, 3);
   crypto::SeededRng rng(3);
   PrivacyAccountant accountant;
-  const DpTrainingOptions options = BothOptions(50, 34);
+  const DpTrainingOptions options = BothOptions(50);
   auto prepared = PrepareDpTrainingCorpus(corpus, options, rng, &accountant);
   ASSERT_TRUE(prepared.ok());
   testing::UnigramTrainer trainer;
   auto model = trainer.Train(prepared->corpus, 1);
   ASSERT_TRUE(model.ok());
   const std::vector<int64_t> before = model->topic_term_counts;
-  ASSERT_TRUE(ReleaseDpModel(options, rng, &*model, &accountant).ok());
+  auto noise = ApplyFinalCountNoise(options, rng, &*model);
+  ASSERT_TRUE(noise.ok()) << noise.status();
+  ASSERT_TRUE(noise->has_value());
   EXPECT_NE(model->topic_term_counts, before);
-  const nlohmann::json s = DpPrivacyStatement(options, accountant);
-  EXPECT_DOUBLE_EQ(s["epsilon"].get<double>(), 54.0);
-  EXPECT_DOUBLE_EQ(s["delta"].get<double>(), 2e-5);
-  EXPECT_EQ(s["vocabulary_private"], true);
-  EXPECT_EQ(s["differential_privacy"]["releases"].size(), 2u);
-  EXPECT_NE(s["leakage"].get<std::string>().find("DP set union"), std::string::npos);
+  ASSERT_EQ(accountant.releases().size(), 1u);  // the noise is not a release
+  EXPECT_DOUBLE_EQ(accountant.epsilon(), 50.0);
 
-  DpTrainingOptions model_only;
-  model_only.model = options.model;
-  const nlohmann::json t = DpPrivacyStatement(model_only, PrivacyAccountant());
+  const nlohmann::json s = DpPrivacyStatement(options, accountant, Windows(), *noise);
+  EXPECT_TRUE(s["epsilon"].is_null());
+  EXPECT_TRUE(s["delta"].is_null());
+  EXPECT_EQ(s["model_differentially_private"], false);
+  EXPECT_EQ(s["vocabulary_private"], true);
+  const nlohmann::json& dp = s["differential_privacy"];
+  EXPECT_DOUBLE_EQ(dp["epsilon"].get<double>(), 50.0);
+  EXPECT_DOUBLE_EQ(dp["delta"].get<double>(), 1e-5);
+  ASSERT_EQ(dp["releases"].size(), 1u);
+  EXPECT_EQ(dp["releases"][0]["release"], "vocabulary");
+  EXPECT_NE(dp["covers"].get<std::string>().find("vocabulary"), std::string::npos);
+  EXPECT_NE(dp["covers"].get<std::string>().find("NOT the topic-term counts"), std::string::npos);
+  EXPECT_EQ(dp["privacy_unit"]["unit"], "sentence window");
+  EXPECT_FALSE(s["final_count_noise"].contains("epsilon"));
+  EXPECT_NE(s["final_count_noise"]["guarantee"].get<std::string>().find("NO differential"),
+            std::string::npos);
+  const std::string leakage = s["leakage"];
+  EXPECT_NE(leakage.find("NO differential-privacy guarantee"), std::string::npos) << leakage;
+  EXPECT_NE(leakage.find("DP set union"), std::string::npos) << leakage;
+  EXPECT_NE(leakage.find("sentence window"), std::string::npos) << leakage;
+}
+
+TEST(DpTraining, NoiseOnlyStatementHasNoBudgetAndAPublicVocabulary) {
+  DpTrainingOptions noise_only;
+  noise_only.final_noise = FinalCountNoiseOptions{34.5};
+  const nlohmann::json t =
+      DpPrivacyStatement(noise_only, PrivacyAccountant(), Windows(), std::nullopt);
+  EXPECT_TRUE(t["epsilon"].is_null());
+  EXPECT_TRUE(t["delta"].is_null());
+  EXPECT_TRUE(t["differential_privacy"].is_null());
   EXPECT_EQ(t["vocabulary_private"], false);
   EXPECT_NE(t["leakage"].get<std::string>().find("vocabulary is NOT private"), std::string::npos);
+  EXPECT_EQ(t["leakage"].get<std::string>().find("-DP"), std::string::npos);
 }
 
 TEST(DpShadowTrainer, IsDeterministicUnderTheSeedAndNoisesTheModel) {
@@ -105,7 +155,7 @@ TEST(DpShadowTrainer, IsDeterministicUnderTheSeedAndNoisesTheModel) {
   ASSERT_TRUE(inner.ok());
   auto plain = GibbsShadowTrainer::Create(g);
   ASSERT_TRUE(plain.ok());
-  auto dp = DpShadowTrainer::Create(std::move(*inner), BothOptions(50, 34));
+  auto dp = DpShadowTrainer::Create(std::move(*inner), BothOptions(50));
   ASSERT_TRUE(dp.ok()) << dp.status();
   const lda::Corpus corpus = testing::MakeAuditCorpus(400, 4, 4);
   auto a = (*dp)->Train(corpus, 17);
@@ -119,9 +169,15 @@ TEST(DpShadowTrainer, IsDeterministicUnderTheSeedAndNoisesTheModel) {
   ASSERT_TRUE(reference.ok());
   EXPECT_NE(a->vocabulary.size(), reference->vocabulary.size());
   const nlohmann::json d = (*dp)->Describe();
-  EXPECT_EQ(d["differential_privacy"]["model"]["epsilon"], 4.0);
-  EXPECT_EQ(d["differential_privacy"]["vocabulary"]["max_terms_per_document"], 20);
+  const nlohmann::json& mechanisms = d["privacy_mechanisms"];
+  EXPECT_EQ(mechanisms["final_count_noise"]["sigma"], 26.0);
+  EXPECT_FALSE(mechanisms["final_count_noise"].contains("epsilon"));
+  EXPECT_NE(mechanisms["final_count_noise"]["guarantee"].get<std::string>().find("NO "),
+            std::string::npos);
+  EXPECT_EQ(mechanisms["dp_vocabulary"]["max_terms_per_document"], 20);
+  EXPECT_EQ(mechanisms["dp_vocabulary"]["epsilon"], 50.0);
   EXPECT_EQ(d["topics"], 4);
+  EXPECT_TRUE((*plain)->Describe()["privacy_mechanisms"].is_null());
 }
 
 TEST(DpShadowTrainer, RejectsNoDpAndBadOptions) {
@@ -129,11 +185,12 @@ TEST(DpShadowTrainer, RejectsNoDpAndBadOptions) {
   auto inner = GibbsShadowTrainer::Create(g);
   ASSERT_TRUE(inner.ok());
   ExpectError(DpShadowTrainer::Create(std::move(*inner), DpTrainingOptions()).status(),
-              absl::StatusCode::kInvalidArgument, "needs DP vocabulary or DP model options");
+              absl::StatusCode::kInvalidArgument,
+              "needs DP vocabulary or final-count noise options");
   auto inner2 = GibbsShadowTrainer::Create(g);
   ASSERT_TRUE(inner2.ok());
-  ExpectError(DpShadowTrainer::Create(std::move(*inner2), BothOptions(1, 0)).status(),
-              absl::StatusCode::kInvalidArgument, "--max-tokens");
+  ExpectError(DpShadowTrainer::Create(std::move(*inner2), BothOptions(1, -1)).status(),
+              absl::StatusCode::kInvalidArgument, "--final-noise-sigma");
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
-// DP model release: noise of the calibrated variance on every cell (mean and
-// variance against the calibration, on counts far from 0 so nothing is
-// clamped), clamping at 0 counted, the cap check naming the document, and
-// bad options.
-#include "privacy/dp_model_release.h"
+// Final-count noise (a heuristic without DP guarantee): noise of the asked
+// sigma on every cell (mean and variance, on counts far from 0 so nothing
+// is clamped), clamping at 0 counted, its description (no epsilon, no delta,
+// no data-dependent figure, the disclaimer), the nominal sigma of the removed
+// --dp-epsilon, and bad options.
+#include "privacy/final_count_noise.h"
 
 #include <cmath>
+#include <string>
 
 #include "crypto/secure_rng_testing.h"
 #include "gtest/gtest.h"
@@ -23,22 +25,16 @@ std::vector<std::string> Terms(int v) {
   return t;
 }
 
-// 2 x 5000 cells at 10^6, epsilon 4, L = 20: sigma = 25.92. Sample mean
-// within 5 standard errors of 10^6 and sample variance within 5% (its sd is
-// 1.4% at 10^4 cells): false alarm below 1e-6.
-TEST(DpModelRelease, NoiseHasTheCalibratedVariance) {
+// 2 x 5000 cells at 10^6, sigma 25.92. Sample mean within 5 standard errors
+// of 10^6 and sample variance within 5% (its sd is 1.4% at 10^4 cells):
+// false alarm below 1e-6.
+TEST(FinalCountNoise, NoiseHasTheAskedVariance) {
   lda::LdaModel m = MakeModel(Terms(5000), 2, 0.1, 0.01, std::vector<int64_t>(10000, 1'000'000));
-  DpModelOptions o;
-  o.epsilon = 4;
-  o.max_tokens_per_document = 20;
   crypto::SeededRng rng(7);
-  auto noise = AddDpNoiseToCounts(o, rng, &m);
+  auto noise = AddFinalCountNoise({25.92}, rng, &m);
   ASSERT_TRUE(noise.ok()) << noise.status();
-  auto expected = DiscreteGaussianVariance(20, 4, 1e-5);
-  ASSERT_TRUE(expected.ok());
-  EXPECT_EQ(noise->sigma_squared, *expected);
-  EXPECT_NEAR(std::sqrt(noise->sigma_squared.get_d()), 25.9215, 1e-3);
-  EXPECT_EQ(noise->cells, 10000);
+  EXPECT_NEAR(std::sqrt(noise->sigma_squared.get_d()), 25.92, 1e-5);
+  EXPECT_GE(noise->sigma_squared.get_d(), 25.92 * 25.92);  // rounded up, never down
   EXPECT_EQ(noise->clamped_cells, 0);
   double sum = 0, sum_squares = 0;
   for (int64_t c : m.topic_term_counts) {
@@ -52,15 +48,12 @@ TEST(DpModelRelease, NoiseHasTheCalibratedVariance) {
   EXPECT_TRUE(m.Validate().ok());
 }
 
-TEST(DpModelRelease, NegativeCountsAreClampedAndCounted) {
+TEST(FinalCountNoise, NegativeCountsAreClampedAndCounted) {
   // All-zero counts: about half the cells come out negative (P[Z < 0] =
-  // (1 - P[Z = 0]) / 2 ~ 0.49 at sigma 98); binomial bounds at 5 sd.
+  // (1 - P[Z = 0]) / 2 ~ 0.498 at sigma 98); binomial bounds at 5 sd.
   lda::LdaModel m = MakeModel(Terms(2000), 2, 0.1, 0.01, std::vector<int64_t>(4000, 0));
-  DpModelOptions o;
-  o.epsilon = 1;
-  o.max_tokens_per_document = 20;
   crypto::SeededRng rng(8);
-  auto noise = AddDpNoiseToCounts(o, rng, &m);
+  auto noise = AddFinalCountNoise({98}, rng, &m);
   ASSERT_TRUE(noise.ok()) << noise.status();
   EXPECT_NEAR(noise->clamped_cells, 0.498 * 4000, 5 * std::sqrt(4000 * 0.25));
   int64_t zeros = 0;
@@ -69,38 +62,48 @@ TEST(DpModelRelease, NegativeCountsAreClampedAndCounted) {
     zeros += c == 0;
   }
   EXPECT_GE(zeros, noise->clamped_cells);
-  const DpRelease r = noise->Release();
-  EXPECT_EQ(r.what, "topic_term_counts");
-  EXPECT_EQ(r.epsilon, 1);
-  EXPECT_EQ(r.parameters["clamped_cells"], noise->clamped_cells);
-  EXPECT_NE(r.mechanism.find("L = 20"), std::string::npos) << r.mechanism;
 }
 
-TEST(DpModelRelease, CapCheckNamesTheDocument) {
-  lda::Corpus c;
-  c.vocabulary.Add("a");
-  c.documents.push_back({"short", {0, 0}});
-  c.documents.push_back({"long.txt#3", {0, 0, 0, 0}});
-  EXPECT_TRUE(CheckDocumentCap(c, 4).ok());
-  ExpectError(CheckDocumentCap(c, 3), absl::StatusCode::kFailedPrecondition,
-              "document long.txt#3 has 4 tokens, more than the DP cap L = 3");
-  ExpectError(CheckDocumentCap(c, 3), absl::StatusCode::kFailedPrecondition, "--max-tokens 3");
+// The record of the noise claims nothing: no epsilon, no delta, no figure
+// computed from the counts (clamped cells), and says there is no guarantee.
+TEST(FinalCountNoise, DescriptionClaimsNoGuaranteeAndHoldsNoDataFigure) {
+  lda::LdaModel m = MakeModel(Terms(20), 1, 0.1, 0.01, std::vector<int64_t>(20, 0));
+  crypto::SeededRng rng(10);
+  auto noise = AddFinalCountNoise({34.5}, rng, &m);
+  ASSERT_TRUE(noise.ok()) << noise.status();
+  const nlohmann::json d = noise->Describe();
+  EXPECT_FALSE(d.contains("epsilon"));
+  EXPECT_FALSE(d.contains("delta"));
+  EXPECT_FALSE(d.contains("clamped_cells"));
+  EXPECT_FALSE(d.contains("cells"));
+  EXPECT_NEAR(d["sigma"].get<double>(), 34.5, 1e-5);
+  const std::string guarantee = d["guarantee"];
+  EXPECT_EQ(guarantee.rfind("none: ", 0), 0u) << guarantee;
+  EXPECT_NE(guarantee.find("NO differential-privacy guarantee"), std::string::npos);
 }
 
-TEST(DpModelRelease, RejectsBadOptions) {
+// The removed --dp-epsilon's noise: sigma^2 = L^2 / (2 rho(epsilon, delta)),
+// 34.5, 64.8 and 245 for L = 50 at epsilon 8, 4 and 1 (docs/privacy.md).
+TEST(FinalCountNoise, NominalSigmaOfTheRemovedOption) {
+  EXPECT_NEAR(*NominalSigmaForEpsilon(50, 8, 1e-5), 34.5, 0.05);
+  EXPECT_NEAR(*NominalSigmaForEpsilon(50, 4, 1e-5), 64.8, 0.05);
+  EXPECT_NEAR(*NominalSigmaForEpsilon(50, 1, 1e-5), 245.0, 0.5);
+  EXPECT_NEAR(*NominalSigmaForEpsilon(20, 4, 1e-5), 25.9215, 1e-3);
+  EXPECT_EQ(NominalSigmaForEpsilon(50, 0, 1e-5).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(FinalCountNoise, RejectsBadOptions) {
   lda::LdaModel m = MakeModel(Terms(2), 1, 0.1, 0.01, {1, 2});
   crypto::SeededRng rng(9);
-  DpModelOptions o;  // L unset
-  ExpectError(AddDpNoiseToCounts(o, rng, &m).status(), absl::StatusCode::kInvalidArgument,
-              "capped at L tokens");
-  o.max_tokens_per_document = 10;
-  o.epsilon = -2;
-  ExpectError(AddDpNoiseToCounts(o, rng, &m).status(), absl::StatusCode::kInvalidArgument,
-              "DP model epsilon");
-  o.epsilon = 1;
-  o.delta = 0;
-  ExpectError(AddDpNoiseToCounts(o, rng, &m).status(), absl::StatusCode::kInvalidArgument,
-              "DP model delta");
+  ExpectError(AddFinalCountNoise({0}, rng, &m).status(), absl::StatusCode::kInvalidArgument,
+              "--final-noise-sigma");
+  ExpectError(AddFinalCountNoise({-3}, rng, &m).status(), absl::StatusCode::kInvalidArgument,
+              "got -3");
+  ExpectError(AddFinalCountNoise({std::nan("")}, rng, &m).status(),
+              absl::StatusCode::kInvalidArgument, "final-count noise sigma");
+  ExpectError(AddFinalCountNoise({0x1p41}, rng, &m).status(), absl::StatusCode::kInvalidArgument,
+              "(0, 2^40]");
   EXPECT_EQ(m.topic_term_counts, (std::vector<int64_t>{1, 2}));  // untouched on error
 }
 
