@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces the LiRA figures of docs/privacy.md (Manzonelli, Zhang & Vadhan,
 # "Membership Inference Attacks and Privacy in Topic Modeling", Table 2 and
-# Figure 3: TPR at 0.1% FPR grows with K; Figure 6: DP lowers it) on real
+# Figure 3: TPR at 0.1% FPR grows with K; Figure 6: privacy mechanisms lower
+# it) on real
 # corpora with `pplda audit`. Not part of any test run: it trains
 # (SHADOWS + 1) models per row, tens of minutes in all on two cores.
 #
@@ -18,12 +19,14 @@
 #   PRIORS      extra rows with other priors, "ALPHA:BETA" pairs at K = 10
 #               ["0.1:0.1", the scikit-learn defaults 1/K at K = 10]
 #   SEED        [1]
-#   MAX_TOKENS  cap every document at this many tokens in every row [none];
-#               needed by the DP rows (their sensitivity)
-#   DP_EPSILONS for each K, one more row per value with DP noise on the
-#               published counts (--dp-epsilon, delta 1e-5) [none]
+#   MAX_TOKENS  cap every document at this many tokens in every row [none]
+#   FINAL_NOISE_SIGMAS  for each K, one more row per value with final-count
+#               noise of that sigma (--final-noise-sigma: a heuristic with NO
+#               differential-privacy guarantee; the rows measure its effect)
+#               [none]
 #   DP_VOCAB_EPSILONS  at K = 10, rows with DP vocabulary selection at each
-#               value combined with each DP_EPSILONS value [none]
+#               value (delta 1e-5; DP for the vocabulary only) combined with
+#               each FINAL_NOISE_SIGMAS value [none]
 #
 # Corpora (preprocessing: pplda defaults, docs/corpus.md):
 #   sotu   State of the Union addresses cut into windows of whole sentences
@@ -45,12 +48,13 @@ iterations="${ITERATIONS:-500}"
 priors="${PRIORS-0.1:0.1}"
 seed="${SEED:-1}"
 max_tokens="${MAX_TOKENS:-}"
-dp_epsilons="${DP_EPSILONS:-}"
-dp_vocab_epsilons="${DP_VOCAB_EPSILONS:-}"
-if [ -n "$dp_epsilons$dp_vocab_epsilons" ] && [ -z "$max_tokens" ]; then
-  echo "reproduce_lira: DP rows need MAX_TOKENS (the documents' cap, their sensitivity)" >&2
+if [ -n "${DP_EPSILONS:-}" ]; then
+  echo "reproduce_lira: DP_EPSILONS is gone with --dp-epsilon (it claimed a DP guarantee the" \
+       "final-count noise does not give); use FINAL_NOISE_SIGMAS (docs/privacy.md)" >&2
   exit 1
 fi
+noise_sigmas="${FINAL_NOISE_SIGMAS:-}"
+dp_vocab_epsilons="${DP_VOCAB_EPSILONS:-}"
 cap_args=""
 [ -n "$max_tokens" ] && cap_args="--max-tokens $max_tokens"
 pplda="$build/cli/pplda"
@@ -74,18 +78,18 @@ corpus_args() {
 
 summary="$out/summary.md"
 {
-  echo "| corpus | documents | tokens | K | alpha | beta | DP epsilon (model / vocabulary) | shadows | online TPR at 0.1% FPR | offline TPR at 0.1% FPR | online TPR at 1% FPR | offline TPR at 1% FPR | online AUC | wall time |"
+  echo "| corpus | documents | tokens | K | alpha | beta | final-count noise sigma (no DP guarantee) / DP vocabulary epsilon | shadows | online TPR at 0.1% FPR | offline TPR at 0.1% FPR | online TPR at 1% FPR | offline TPR at 1% FPR | online AUC | wall time |"
   echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 } > "$summary.tmp"
 
-# run CORPUS K ALPHA BETA [DP_EPSILON [DP_VOCAB_EPSILON]]: one audit, one
+# run CORPUS K ALPHA BETA [NOISE_SIGMA [DP_VOCAB_EPSILON]]: one audit, one
 # summary row.
 run() {
-  local corpus="$1" k="$2" alpha="$3" beta="$4" dp="${5:-}" dv="${6:-}"
+  local corpus="$1" k="$2" alpha="$3" beta="$4" fn="${5:-}" dv="${6:-}"
   local dir="$out/$corpus-k$k-a$alpha-b$beta"
   local dp_args="" dp_label="none"
-  if [ -n "$dp" ]; then dir="$dir-dp$dp"; dp_args="--dp-epsilon $dp"; dp_label="$dp / none"; fi
-  if [ -n "$dv" ]; then dir="$dir-dv$dv"; dp_args="$dp_args --dp-vocab-epsilon $dv"; dp_label="${dp:-none} / $dv"; fi
+  if [ -n "$fn" ]; then dir="$dir-fn$fn"; dp_args="--final-noise-sigma $fn"; dp_label="$fn / none"; fi
+  if [ -n "$dv" ]; then dir="$dir-dv$dv"; dp_args="$dp_args --dp-vocab-epsilon $dv"; dp_label="${fn:-none} / $dv"; fi
   local args
   args="$(corpus_args "$corpus") $cap_args --topics $k --alpha $alpha --beta $beta \
 --shadows $shadows --iterations $iterations --seed $seed $dp_args --out $dir"
@@ -106,9 +110,9 @@ run() {
 
 # plot_rocs OUT.svg TITLE COLUMN DIR...: the COLUMN curves of several audits'
 # roc.csv on one log-log plot from 1e-5 (the geometry of privacy/roc_plot.cc),
-# one series per DIR, labelled from the folder name: "DP epsilon = e" (and
-# the vocabulary's) for DP rows when LABEL=dp, "no DP" for the others; "K = k"
-# otherwise.
+# one series per DIR, labelled from the folder name: "final-count noise
+# sigma = s" (and "DP vocabulary epsilon = e") when LABEL=dp, "no noise" for
+# the others; "K = k" otherwise.
 plot_rocs() {
   local svg="$1" title="$2" column="$3"
   shift 3
@@ -141,9 +145,9 @@ plot_rocs() {
       n = split(FILENAME, parts, "/"); name = parts[n - 1]; points = " "
       label = name
       if (mode == "dp") {
-        label = "no DP"
-        if (match(name, /-dp[0-9.]+/)) label = "DP epsilon = " substr(name, RSTART + 3, RLENGTH - 3)
-        if (match(name, /-dv[0-9.]+/)) label = label ", vocabulary epsilon = " substr(name, RSTART + 3, RLENGTH - 3)
+        label = "no noise"
+        if (match(name, /-fn[0-9.]+/)) label = "final-count noise sigma = " substr(name, RSTART + 3, RLENGTH - 3)
+        if (match(name, /-dv[0-9.]+/)) label = label ", DP vocabulary epsilon = " substr(name, RSTART + 3, RLENGTH - 3)
       } else if (match(name, /-k[0-9]+-/)) {
         label = "K = " substr(name, RSTART + 2, RLENGTH - 3)
       }
@@ -167,10 +171,10 @@ start=$(date +%s)
 for corpus in $corpora; do
   for k in $topics; do
     run "$corpus" "$k" 0.1 0.01
-    for e in $dp_epsilons; do run "$corpus" "$k" 0.1 0.01 "$e"; done
+    for e in $noise_sigmas; do run "$corpus" "$k" 0.1 0.01 "$e"; done
   done
   for v in $dp_vocab_epsilons; do
-    for e in $dp_epsilons; do run "$corpus" 10 0.1 0.01 "$e" "$v"; done
+    for e in $noise_sigmas; do run "$corpus" 10 0.1 0.01 "$e" "$v"; done
   done
   for p in $priors; do run "$corpus" 10 "${p%%:*}" "${p##*:}"; done
 done
@@ -182,14 +186,15 @@ for corpus in $corpora; do
     tpr_offline "${dirs[@]}"
   plot_rocs "$out/$corpus-online-by-k.svg" "Online LiRA on $corpus, $shadows shadows, varying K" \
     tpr_online "${dirs[@]}"
-  if [ -n "$dp_epsilons" ]; then
+  if [ -n "$noise_sigmas" ]; then
     dirs=("$out/$corpus-k10-a0.1-b0.01")
-    for e in $dp_epsilons; do dirs+=("$out/$corpus-k10-a0.1-b0.01-dp$e"); done
+    for e in $noise_sigmas; do dirs+=("$out/$corpus-k10-a0.1-b0.01-fn$e"); done
     for v in $dp_vocab_epsilons; do
-      for e in $dp_epsilons; do dirs+=("$out/$corpus-k10-a0.1-b0.01-dp$e-dv$v"); done
+      for e in $noise_sigmas; do dirs+=("$out/$corpus-k10-a0.1-b0.01-fn$e-dv$v"); done
     done
     LABEL=dp plot_rocs "$out/$corpus-online-by-dp.svg" \
-      "Online LiRA on $corpus, K = 10, $shadows shadows, with and without DP" tpr_online "${dirs[@]}"
+      "Online LiRA on $corpus, K = 10, $shadows shadows, with and without final-count noise" \
+      tpr_online "${dirs[@]}"
   fi
 done
 echo "reproduce_lira: done in $(( $(date +%s) - start )) s; table in $summary" >&2
