@@ -29,7 +29,8 @@
 //   connect_timeout: daemon down, or the TLS handshake refused, e.g. a
 //   certificate from another CA), PermissionDenied (the peer's server
 //   certificate is not the one pinned for it), or the status with which the
-//   peer refused a frame.
+//   peer refused a frame (client streams get the server's answer only when
+//   writing, so a refusal is noticed at the next frame to that peer).
 //
 // Counters (Stats): crypto::NetworkStats as seen from this party, payload
 // bytes as in SimulatedNetwork: parties[party_id()] is this party's own

@@ -1,4 +1,4 @@
-// Size limits of party-to-party frames. An MPC round can carry tens of MB
+// Size limits of party-to-party frames, and the links' keepalive. An MPC round can carry tens of MB
 // per peer (e.g. 10^6 field elements of 16 bytes), so frames are not
 // chunked: one PartyTransport message is one MpcFrame, whose payload is at
 // most the run's per-frame limit (default 256 MiB), and gRPC's message
@@ -18,6 +18,11 @@ namespace pplda::net {
 inline constexpr size_t kDefaultMaxPayloadBytes = size_t{256} << 20;
 // Header fields, protobuf tags and lengths: far less than this.
 inline constexpr size_t kFrameOverheadBytes = size_t{64} << 10;
+
+// Clients ping every kKeepaliveTimeMs on idle links; servers must accept
+// pings that often (ConfigureServerBuilder allows one per 10 s).
+inline constexpr int kKeepaliveTimeMs = 30000;
+inline constexpr int kMinPingIntervalMs = 10000;
 
 // gRPC's max send/receive message size for payloads of up to
 // max_payload_bytes (capped at INT_MAX, gRPC's own ceiling).

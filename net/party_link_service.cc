@@ -168,6 +168,11 @@ grpc::Status PartyLinkService::Stream(grpc::ServerContext* context,
 void ConfigureServerBuilder(grpc::ServerBuilder& builder, size_t max_payload_bytes) {
   builder.SetMaxReceiveMessageSize(MaxMessageBytes(max_payload_bytes));
   builder.SetMaxSendMessageSize(MaxMessageBytes(max_payload_bytes));
+  // Accept the clients' keepalive pings on links idle for minutes (gRPC's
+  // default would answer them with GOAWAY "too_many_pings" mid-run).
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
+                             kMinPingIntervalMs);
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
 }
 
 }  // namespace pplda::net

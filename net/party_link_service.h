@@ -30,8 +30,9 @@
 // cancelled) the runs it delivered to learn that the sender's link ended.
 //
 // The server that hosts the service must accept messages of
-// MaxMessageBytes(max payload) (ConfigureServerBuilder does it) and use a
-// TlsIdentity's server credentials (client certificates required).
+// MaxMessageBytes(max payload) and keepalive pings (ConfigureServerBuilder
+// does both) and use a TlsIdentity's server credentials (client
+// certificates required).
 // Thread-safety: all methods may be called from any thread; gRPC calls
 // Stream concurrently, one thread per open stream. The consortium must
 // outlive the service.
@@ -93,7 +94,8 @@ class PartyLinkService final : public pplda::v1::PartyLink::Service {
 };
 
 // Sets the server's max receive and send message sizes for frames of up to
-// max_payload_bytes.
+// max_payload_bytes, and lets clients keep idle links alive with pings
+// (kKeepaliveTimeMs). Every pplda gRPC server should use it.
 void ConfigureServerBuilder(grpc::ServerBuilder& builder,
                             size_t max_payload_bytes = kDefaultMaxPayloadBytes);
 

@@ -14,6 +14,7 @@
 #include "base/status_macros.h"
 #include "grpc/grpc_security_constants.h"
 #include "grpcpp/create_channel.h"
+#include "net/message_limits.h"
 
 namespace pplda::net {
 namespace {
@@ -226,9 +227,12 @@ grpc::ChannelArguments PeerChannelArguments(std::string_view peer_name, int max_
   args.SetSslTargetNameOverride(std::string(peer_name));
   args.SetMaxSendMessageSize(max_message_bytes);
   args.SetMaxReceiveMessageSize(max_message_bytes);
-  // Keep idle links between MPC rounds alive through NATs and proxies.
-  args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 30000);
+  // Keep links alive through NATs and firewalls during the minutes of
+  // Paillier work between MPC rounds: a ping every 30 s, also while no data
+  // flows (servers accept it: ConfigureServerBuilder).
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, kKeepaliveTimeMs);
   args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
+  args.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
   return args;
 }
 

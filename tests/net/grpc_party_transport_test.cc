@@ -293,6 +293,32 @@ TEST_F(PartyLinkTest, MpcEngineOverMutualTlsMatchesPlaintextAndSimulatedCounters
   EXPECT_EQ(after.error_code(), grpc::StatusCode::NOT_FOUND) << after.error_message();
 }
 
+TEST_F(PartyLinkTest, IterationsAdvanceInTheHeader) {
+  std::vector<GrpcPartyTransport*> t = StartRun("run-iter");
+  auto run = MpcRun::Create(AsTransports(t));
+  std::vector<FieldVector> opened;
+  ASSERT_TRUE(run->MulAndOpen(kA, kB, &opened).ok());
+  for (GrpcPartyTransport* transport : t) transport->set_iteration(1);
+  ASSERT_TRUE(run->MulAndOpen(kA, kB, &opened).ok());
+  ExpectProducts(opened);
+  EXPECT_EQ(t[0]->iteration(), 1);
+  // A frame of the finished iteration is stale even with a fresh round.
+  const grpc::Status stale = SendRaw(*identities_[1], 0, {Frame("run-iter", 100, "p1")});
+  EXPECT_EQ(stale.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << stale.error_message();
+  ASSERT_TRUE(run->MulAndOpen(kA, kB, &opened).ok());
+  ExpectProducts(opened);
+}
+
+TEST_F(PartyLinkTest, ConnectNamesThePeersThatDoNotAnswer) {
+  GrpcPartyTransport::Options o = RunOptions("run-down", 0);
+  o.parties[2].address = "127.0.0.1:1";  // nothing listens there
+  o.connect_timeout = std::chrono::milliseconds(500);
+  auto t = GrpcPartyTransport::Create(o, *identities_[0], *services_[0]).value();
+  const absl::Status s = t->Connect(std::chrono::seconds(5));
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable) << s;
+  EXPECT_THAT(s.message(), HasSubstr("p2 at 127.0.0.1:1"));
+}
+
 TEST_F(PartyLinkTest, LargePayloadsCrossInOneFrame) {
   std::vector<GrpcPartyTransport*> t = StartRun("run-large", size_t{24} << 20);
   std::vector<uint8_t> big(size_t{20} << 20);
