@@ -28,6 +28,8 @@ void AddEvaluateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
 void AddTopicsCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
 void AddAuditCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
 void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
+void AddKeysCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
+void AddRunCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
 
 }  // namespace pplda::cli
 

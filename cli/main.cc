@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
   AddTopicsCommand(app, globals, &run);
   AddAuditCommand(app, globals, &run);
   AddSimulateCommand(app, globals, &run);
+  AddKeysCommand(app, globals, &run);
+  AddRunCommand(app, globals, &run);
   // Options may follow the subcommand (pplda train --quiet ...): allow both.
   for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();
 

@@ -1,0 +1,104 @@
+// `pplda keys deal`: DEALER MODE threshold Paillier keys for a consortium's
+// compute parties (crypto/paillier_dealer.h): whoever runs it knows the
+// factorisation of N and can decrypt everything, alone. For tests and demos
+// until dealer-free generation lands; the keys record their origin
+// (KEY_ORIGIN_TRUSTED_DEALER) and every model published with them says so.
+// Writes OUT/public.key (0644) and OUT/<name>.key (0600) per compute party,
+// in consortium order; never overwrites an existing file.
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "base/status_macros.h"
+#include "cli/command.h"
+#include "coordinator/consortium_policy.h"
+#include "crypto/paillier_dealer.h"
+#include "crypto/paillier_key_file.h"
+#include "crypto/secure_rng.h"
+#include "spdlog/spdlog.h"
+
+namespace pplda::cli {
+namespace {
+
+struct KeysDealFlags {
+  std::vector<std::string> parties;  // compute party names, consortium order
+  int bits = 2048;
+  std::string out;
+};
+
+absl::Status RunKeysDeal(const KeysDealFlags& f, const GlobalFlags& g) {
+  const int n = static_cast<int>(f.parties.size());
+  if (n < 3) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--party: a consortium needs at least 3 compute parties (with 2 data holders, name the "
+        "helper too); got %d",
+        n));
+  }
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < i; ++j) {
+      if (f.parties[i] == f.parties[j]) {
+        return absl::InvalidArgumentError("--party " + f.parties[i] + " is given twice");
+      }
+    }
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(f.out, ec);
+  if (ec) return absl::PermissionDeniedError("cannot create " + f.out + ": " + ec.message());
+  const std::filesystem::path dir(f.out);
+  for (const std::string& name : f.parties) {
+    if (std::filesystem::exists(dir / (name + ".key"))) {
+      return absl::AlreadyExistsError((dir / (name + ".key")).string() +
+                                      " exists: keys are never overwritten (remove the folder "
+                                      "or choose another --out)");
+    }
+  }
+  if (std::filesystem::exists(dir / "public.key")) {
+    return absl::AlreadyExistsError((dir / "public.key").string() + " exists");
+  }
+  std::fprintf(stderr,
+               "TRUSTED DEALER: this process generates the factorisation of N and deals every "
+               "share; whoever runs it can decrypt everything. For tests and demos only.\n");
+  crypto::SodiumRng rng;
+  crypto::DealerOptions options;
+  options.modulus_bits = static_cast<size_t>(f.bits);
+  options.num_parties = n;
+  options.threshold = coordinator::PaillierThreshold(n);
+  ASSIGN_OR_RETURN(crypto::DealtKey key, crypto::DealThresholdKey(options, rng));
+  RETURN_IF_ERROR(crypto::WritePublicKeyFile(dir / "public.key", *key.public_key));
+  for (int i = 0; i < n; ++i) {
+    RETURN_IF_ERROR(crypto::WriteKeyShareFile(dir / (f.parties[i] + ".key"), key.shares[i]));
+  }
+  std::printf("dealt a %d-bit %d-of-%d threshold Paillier key (TRUSTED DEALER) to %s\n", f.bits,
+              options.threshold, n, f.out.c_str());
+  for (int i = 0; i < n; ++i) {
+    std::printf("  party %d %-12s %s (0600: copy it to that party only, then delete it here)\n",
+                i, f.parties[i].c_str(), (dir / (f.parties[i] + ".key")).c_str());
+  }
+  std::printf("  public key     %s\n", (dir / "public.key").c_str());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void AddKeysCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) {
+  CLI::App* keys = root.add_subcommand("keys", "Threshold Paillier keys of a consortium");
+  keys->require_subcommand(1);
+  auto flags = std::make_shared<KeysDealFlags>();
+  CLI::App* deal = keys->add_subcommand(
+      "deal", "TRUSTED DEALER: deal a threshold key to the compute parties (tests and demos)");
+  deal->add_option("--party", flags->parties,
+                   "Compute party name, in consortium order (repeat; include a helper)")
+      ->required();
+  deal->add_option("--bits", flags->bits, "Paillier modulus bits")
+      ->capture_default_str()
+      ->check(CLI::IsMember({1024, 2048, 3072, 4096}));
+  deal->add_option("--out,-o", flags->out, "Folder for public.key and NAME.key files")->required();
+  deal->callback([flags, &globals, run] {
+    *run = [flags, &globals] { return RunKeysDeal(*flags, globals); };
+  });
+}
+
+}  // namespace pplda::cli

@@ -1,0 +1,185 @@
+// `pplda run start|status|watch|result|cancel --config FILE`: the run CLI,
+// over mutual TLS to the coordinator daemon as one participant of the
+// consortium (FILE is that participant's party.toml or coordinator.toml;
+// coordinator/daemon/coordinator_client.h).
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "base/progress.h"
+#include "base/status_macros.h"
+#include "cli/command.h"
+#include "coordinator/daemon/coordinator_client.h"
+
+namespace pplda::cli {
+namespace {
+
+struct RunFlags {
+  std::string config;
+  std::string run_id;  // empty: the latest run
+  int topics = 10;
+  int iterations = 50;
+  double alpha = 0.1;
+  double beta = 0.01;
+  std::string draw = "binary";
+  bool watch = false;
+  std::string out = "model.json";
+  std::string reason = "cancelled from the run CLI";
+};
+
+std::string Describe(const pplda::v1::RunStatus& s) {
+  std::string line = absl::StrFormat("run %s: %s", s.run_id(), s.state());
+  if (s.state() == "iterating" || s.state() == "publishing" || s.state() == "published") {
+    absl::StrAppendFormat(&line, ", iteration %d/%d", s.iteration(), s.iterations());
+  }
+  if (s.seconds_per_iteration() > 0 && s.state() != "published") {
+    absl::StrAppendFormat(&line, ", %.1f s/iteration, %s left", s.seconds_per_iteration(),
+                          ProgressReporter::FormatDuration(s.seconds_left()));
+  }
+  if (s.mpc_bytes_per_iteration() > 0) {
+    absl::StrAppendFormat(&line, ", %.1f MB and %d MPC rounds per iteration (party 0)",
+                          s.mpc_bytes_per_iteration() / 1e6, s.mpc_rounds_per_iteration());
+  }
+  if (!s.phase().empty()) absl::StrAppend(&line, "\n  now: ", s.phase());
+  if (s.waiting_for_size() > 0) {
+    absl::StrAppend(&line, "\n  waiting for: ", absl::StrJoin(s.waiting_for(), ", "));
+  }
+  if (!s.error().empty()) absl::StrAppend(&line, "\n  error: ", s.error());
+  return line;
+}
+
+absl::Status Watch(coordinator::CoordinatorClient& client, const std::string& run_id,
+                   const std::string& config) {
+  std::string last_state;
+  int last_iteration = -1;
+  pplda::v1::RunStatus final_status;
+  RETURN_IF_ERROR(client.Watch(run_id, [&](const pplda::v1::RunStatus& s) {
+    if (s.state() != last_state || s.iteration() != last_iteration) {
+      std::fprintf(stderr, "%s\n", Describe(s).c_str());
+      last_state = s.state();
+      last_iteration = s.iteration();
+    }
+    final_status = s;
+  }));
+  if (final_status.state() == "failed" || final_status.state() == "cancelled") {
+    return absl::AbortedError(absl::StrCat("run ", final_status.run_id(), " ",
+                                           final_status.state(), ": ", final_status.error()));
+  }
+  if (final_status.state() == "published") {
+    std::fprintf(stderr, "published: fetch it with `pplda run result --config %s --out model.json`\n",
+                 config.c_str());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RunStart(const RunFlags& f) {
+  ASSIGN_OR_RETURN(auto client, coordinator::CoordinatorClient::FromConfig(f.config));
+  pplda::v1::RunParameters p;
+  p.set_num_topics(static_cast<uint32_t>(f.topics));
+  p.set_iterations(static_cast<uint32_t>(f.iterations));
+  p.set_alpha(f.alpha);
+  p.set_beta(f.beta);
+  p.set_draw_method(f.draw);
+  ASSIGN_OR_RETURN(std::string run_id, client->Start(p));
+  std::printf("%s\n", run_id.c_str());
+  std::fflush(stdout);
+  if (f.watch) return Watch(*client, run_id, f.config);
+  return absl::OkStatus();
+}
+
+absl::Status RunStatusCommand(const RunFlags& f) {
+  ASSIGN_OR_RETURN(auto client, coordinator::CoordinatorClient::FromConfig(f.config));
+  ASSIGN_OR_RETURN(pplda::v1::RunStatus s, client->Status(f.run_id));
+  std::printf("%s\n", Describe(s).c_str());
+  return absl::OkStatus();
+}
+
+absl::Status RunWatch(const RunFlags& f) {
+  ASSIGN_OR_RETURN(auto client, coordinator::CoordinatorClient::FromConfig(f.config));
+  return Watch(*client, f.run_id, f.config);
+}
+
+absl::Status RunResult(const RunFlags& f) {
+  ASSIGN_OR_RETURN(auto client, coordinator::CoordinatorClient::FromConfig(f.config));
+  ASSIGN_OR_RETURN(std::string json, client->Result(f.run_id));
+  const bool existed = std::filesystem::exists(f.out);
+  const std::string tmp = f.out + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
+    if (!out) return absl::PermissionDeniedError("cannot write " + tmp);
+    out << json;
+    if (!out.flush()) return absl::DataLossError("error writing " + tmp);
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, f.out, ec);
+  if (ec) return absl::DataLossError("cannot write " + f.out + ": " + ec.message());
+  std::printf("model written to %s%s; `pplda topics --model %s` shows its topics\n", f.out.c_str(),
+              existed ? " (replaced the existing file)" : "", f.out.c_str());
+  return absl::OkStatus();
+}
+
+absl::Status RunCancel(const RunFlags& f) {
+  ASSIGN_OR_RETURN(auto client, coordinator::CoordinatorClient::FromConfig(f.config));
+  RETURN_IF_ERROR(client->Cancel(f.run_id, f.reason));
+  std::printf("cancel requested\n");
+  return absl::OkStatus();
+}
+
+void AddConfig(CLI::App* app, RunFlags* f, bool with_run_id) {
+  app->add_option("--config,-c", f->config,
+                  "This participant's party.toml or coordinator.toml (name, consortium, TLS)")
+      ->required();
+  if (with_run_id) app->add_option("--run", f->run_id, "Run id (default: the latest run)");
+}
+
+}  // namespace
+
+void AddRunCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) {
+  CLI::App* app = root.add_subcommand("run", "Secure runs on the consortium's daemons");
+  app->require_subcommand(1);
+  auto f = std::make_shared<RunFlags>();
+  CLI::App* start = app->add_subcommand("start", "Start a secure training run");
+  AddConfig(start, f.get(), false);
+  start->add_option("--topics,-k", f->topics, "Number of topics K")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65535));
+  start->add_option("--iterations,-n", f->iterations, "Gibbs iterations")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000000));
+  start->add_option("--alpha", f->alpha, "Document-topic prior (a multiple of 1e-6)")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-6, 1e6));
+  start->add_option("--beta", f->beta, "Topic-term prior (a multiple of 1e-6)")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-6, 1e6));
+  start->add_option("--draw", f->draw, "Secure draw: binary or tree")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"binary", "tree"}));
+  start->add_flag("--watch", f->watch, "Follow the run until it ends");
+  start->callback([f, run] { *run = [f] { return RunStart(*f); }; });
+
+  CLI::App* status = app->add_subcommand("status", "Show a run's state and who it waits for");
+  AddConfig(status, f.get(), true);
+  status->callback([f, run] { *run = [f] { return RunStatusCommand(*f); }; });
+
+  CLI::App* watch = app->add_subcommand("watch", "Follow a run live until it ends");
+  AddConfig(watch, f.get(), true);
+  watch->callback([f, run] { *run = [f] { return RunWatch(*f); }; });
+
+  CLI::App* result = app->add_subcommand("result", "Fetch a published model");
+  AddConfig(result, f.get(), true);
+  result->add_option("--out,-o", f->out, "Model file to write (JSON)")->capture_default_str();
+  result->callback([f, run] { *run = [f] { return RunResult(*f); }; });
+
+  CLI::App* cancel = app->add_subcommand("cancel", "Cancel the active run");
+  AddConfig(cancel, f.get(), true);
+  cancel->add_option("--reason", f->reason, "Why (logged by every daemon)");
+  cancel->callback([f, run] { *run = [f] { return RunCancel(*f); }; });
+  (void)globals;
+}
+
+}  // namespace pplda::cli

@@ -1,0 +1,105 @@
+#include "coordinator/daemon/coordinator_daemon.h"
+
+#include <signal.h>
+
+#include <chrono>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "coordinator/daemon/coordinator_daemon_config.h"
+#include "coordinator/daemon/coordinator_service.h"
+#include "coordinator/daemon/run_manager.h"
+#include "crypto/paillier_key_file.h"
+#include "grpcpp/grpcpp.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "lda/vocabulary_file.h"
+#include "net/metrics_server.h"
+#include "net/tls_identity.h"
+#include "party/party_session.h"
+#include "spdlog/spdlog.h"
+
+namespace pplda::coordinator {
+
+absl::Status RunCoordinatorDaemon(const std::filesystem::path& config_path) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+
+  ASSIGN_OR_RETURN(CoordinatorDaemonConfig config, LoadCoordinatorDaemonConfig(config_path));
+  ASSIGN_OR_RETURN(net::Consortium consortium, net::Consortium::Load(config.consortium));
+  ASSIGN_OR_RETURN(net::Participant me, consortium.FindByName(config.name));
+  if (me.role != net::ParticipantRole::kCoordinator) {
+    return absl::InvalidArgumentError(absl::StrCat(config_path.string(), ": coordinator.name: \"",
+                                                   config.name, "\" is not the coordinator of ",
+                                                   config.consortium.string()));
+  }
+  ASSIGN_OR_RETURN(net::TlsIdentity identity,
+                   net::TlsIdentity::Load(config.tls_ca, config.tls_cert, config.tls_key));
+  RETURN_IF_ERROR(identity.CheckPinned(consortium, config.name));
+  ASSIGN_OR_RETURN(crypto::ThresholdPublicKeyPtr key, crypto::ReadPublicKeyFile(config.public_key));
+  if (key->num_parties() != consortium.num_compute_parties()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        config.public_key.string(), ": a key of ", key->num_parties(), " parties, but ",
+        config.consortium.string(), " has ", consortium.num_compute_parties(),
+        " compute parties"));
+  }
+  if (key->origin() != crypto::KeyOrigin::kDistributed) {
+    spdlog::warn("the key comes from a TRUSTED DEALER: whoever dealt it can decrypt everything; "
+                 "every published model says so");
+  }
+  ASSIGN_OR_RETURN(lda::Vocabulary vocabulary, lda::ReadVocabularyFile(config.vocabulary.string()));
+  std::error_code ec;
+  std::filesystem::create_directories(config.state_dir, ec);
+  if (ec) {
+    return absl::PermissionDeniedError("cannot create state_dir " + config.state_dir.string() +
+                                       ": " + ec.message());
+  }
+
+  net::MetricsRegistry registry;
+  RunManagerOptions options;
+  options.name = config.name;
+  options.consortium = &consortium;
+  options.identity = &identity;
+  options.key = key;
+  options.vocabulary = &vocabulary;
+  options.vocabulary_sha256 = party::VocabularySha256(vocabulary);
+  options.state_dir = config.state_dir;
+  options.call_timeout = std::chrono::seconds(config.party_call_timeout_seconds);
+  options.threads = config.threads;
+  options.metrics = &registry;
+  auto runs = std::make_unique<RunManager>(options);
+  CoordinatorService service(consortium, *runs);
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(config.listen, identity.server_credentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || port == 0) {
+    return absl::UnavailableError(absl::StrCat(config_path.string(),
+                                               ": coordinator.listen: cannot listen on ",
+                                               config.listen));
+  }
+  std::unique_ptr<net::MetricsServer> metrics_server;
+  if (config.metrics_listen.has_value()) {
+    net::MetricsServer::Options metrics;
+    metrics.address = *config.metrics_listen;
+    ASSIGN_OR_RETURN(metrics_server, net::MetricsServer::Start(registry, metrics));
+  }
+  spdlog::info("pplda-coordinator {} of consortium {} ({} compute parties) listening on {} "
+               "(mutual TLS)",
+               config.name, consortium.name(), consortium.num_compute_parties(), config.listen);
+  int signal = 0;
+  sigwait(&set, &signal);
+  spdlog::info("received {}, shutting down", signal == SIGTERM ? "SIGTERM" : "SIGINT");
+  runs.reset();  // aborts an active run at every party
+  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  if (metrics_server) metrics_server->Stop();
+  spdlog::info("stopped");
+  return absl::OkStatus();
+}
+
+}  // namespace pplda::coordinator

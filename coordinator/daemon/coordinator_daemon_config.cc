@@ -1,0 +1,36 @@
+#include "coordinator/daemon/coordinator_daemon_config.h"
+
+#include "base/status_macros.h"
+#include "net/daemon_config_file.h"
+
+namespace pplda::coordinator {
+
+absl::StatusOr<CoordinatorDaemonConfig> LoadCoordinatorDaemonConfig(
+    const std::filesystem::path& path) {
+  ASSIGN_OR_RETURN(
+      net::DaemonConfigFile file,
+      net::DaemonConfigFile::Load(
+          path, {{"coordinator",
+                  {"name", "consortium", "vocabulary", "public_key", "state_dir", "listen",
+                   "metrics_listen", "threads", "party_call_timeout_seconds"}},
+                 {"tls", {"ca", "cert", "key"}}}));
+  CoordinatorDaemonConfig c;
+  ASSIGN_OR_RETURN(c.name, file.String("coordinator", "name"));
+  ASSIGN_OR_RETURN(c.consortium, file.Path("coordinator", "consortium"));
+  ASSIGN_OR_RETURN(c.vocabulary, file.Path("coordinator", "vocabulary"));
+  ASSIGN_OR_RETURN(c.public_key, file.Path("coordinator", "public_key"));
+  ASSIGN_OR_RETURN(c.state_dir, file.Path("coordinator", "state_dir"));
+  ASSIGN_OR_RETURN(c.listen, file.Address("coordinator", "listen"));
+  ASSIGN_OR_RETURN(c.metrics_listen, file.OptionalAddress("coordinator", "metrics_listen"));
+  ASSIGN_OR_RETURN(int64_t threads, file.IntOr("coordinator", "threads", 0, 0, 1024));
+  c.threads = static_cast<int>(threads);
+  ASSIGN_OR_RETURN(int64_t timeout,
+                   file.IntOr("coordinator", "party_call_timeout_seconds", 3600, 1, 7 * 86400));
+  c.party_call_timeout_seconds = static_cast<int>(timeout);
+  ASSIGN_OR_RETURN(c.tls_ca, file.Path("tls", "ca"));
+  ASSIGN_OR_RETURN(c.tls_cert, file.Path("tls", "cert"));
+  ASSIGN_OR_RETURN(c.tls_key, file.Path("tls", "key"));
+  return c;
+}
+
+}  // namespace pplda::coordinator

@@ -1,0 +1,42 @@
+// CoordinatorDaemonConfig: the coordinator daemon's TOML config
+// (coordinator.toml), validated at start; errors name the file and the key.
+//
+//   [coordinator]
+//   name = "coordinator"            # this participant in the consortium file
+//   consortium = "consortium.toml"
+//   vocabulary = "vocabulary.txt"   # the consortium's public vocabulary
+//   public_key = "keys/public.key"  # the threshold Paillier public key (no secret)
+//   state_dir = "state/coordinator" # published models per run
+//   listen = "0.0.0.0:7100"         # Coordinator service (+ health), mutual TLS
+//   metrics_listen = "127.0.0.1:9100"   # optional
+//   threads = 0
+//   party_call_timeout_seconds = 3600   # one step of one party
+//   [tls]
+//   ca = "certs/ca.pem"  cert = "certs/coordinator.pem"  key = "certs/coordinator.key"
+#ifndef PPLDA_COORDINATOR_DAEMON_COORDINATOR_DAEMON_CONFIG_H_
+#define PPLDA_COORDINATOR_DAEMON_COORDINATOR_DAEMON_CONFIG_H_
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace pplda::coordinator {
+
+struct CoordinatorDaemonConfig {
+  std::string name;
+  std::filesystem::path consortium, vocabulary, public_key, state_dir;
+  std::string listen;
+  std::optional<std::string> metrics_listen;
+  int threads = 0;
+  int party_call_timeout_seconds = 3600;
+  std::filesystem::path tls_ca, tls_cert, tls_key;
+};
+
+absl::StatusOr<CoordinatorDaemonConfig> LoadCoordinatorDaemonConfig(
+    const std::filesystem::path& path);
+
+}  // namespace pplda::coordinator
+
+#endif  // PPLDA_COORDINATOR_DAEMON_COORDINATOR_DAEMON_CONFIG_H_

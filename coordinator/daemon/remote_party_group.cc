@@ -1,0 +1,204 @@
+#include "coordinator/daemon/remote_party_group.h"
+
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "crypto/paillier_serialization.h"
+#include "net/grpc_status.h"
+#include "net/message_limits.h"
+#include "net/request_check.h"
+#include "party/protocol_wire.h"
+#include "spdlog/spdlog.h"
+
+namespace pplda::coordinator {
+
+RemotePartyGroup::RemotePartyGroup(std::string coordinator_name, std::string run_id,
+                                   const net::Consortium& consortium,
+                                   const net::TlsIdentity& identity,
+                                   crypto::ThresholdPublicKeyPtr key,
+                                   std::chrono::seconds call_timeout)
+    : name_(std::move(coordinator_name)),
+      run_id_(std::move(run_id)),
+      key_(std::move(key)),
+      call_timeout_(call_timeout),
+      parties_(consortium.compute_parties()) {
+  const int max_bytes = net::MaxMessageBytes(net::kDefaultMaxPayloadBytes);
+  for (const net::Participant& p : parties_) {
+    stubs_.push_back(pplda::v1::PartyControl::NewStub(
+        net::CreatePeerChannel(identity, p.address, p.name, max_bytes)));
+  }
+}
+
+std::unique_ptr<grpc::ClientContext> RemotePartyGroup::Context() const {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->set_deadline(std::chrono::system_clock::now() + call_timeout_);
+  return context;
+}
+
+absl::Status RemotePartyGroup::ForEachParty(const std::string& step,
+                                            const std::function<absl::Status(int)>& call) {
+  const int n = num_parties();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    waiting_.clear();
+    for (int p = 0; p < n; ++p) waiting_.insert(p);
+  }
+  std::vector<absl::Status> results(n);
+  std::vector<std::thread> threads;
+  for (int p = 0; p < n; ++p) {
+    threads.emplace_back([&, p] {
+      results[p] = call(p);
+      std::lock_guard<std::mutex> lock(mu_);
+      waiting_.erase(p);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  // The root cause: a party's own error comes before the Aborted /
+  // Unavailable errors the others see once it stopped.
+  int first = -1;
+  for (int p = 0; p < n; ++p) {
+    if (results[p].ok()) continue;
+    const absl::StatusCode c = results[p].code();
+    const bool secondary = c == absl::StatusCode::kAborted || c == absl::StatusCode::kCancelled;
+    if (first < 0 || (!secondary && results[first].code() == absl::StatusCode::kAborted)) first = p;
+  }
+  if (first < 0) return absl::OkStatus();
+  const absl::Status& s = results[first];
+  absl::Status error(s.code(), absl::StrCat(step, ": party ", parties_[first].name, " (",
+                                            parties_[first].address, "): ", s.message()));
+  Abort(std::string(error.message()));
+  return error;
+}
+
+void RemotePartyGroup::Abort(const std::string& reason) {
+  std::vector<std::thread> threads;
+  for (int p = 0; p < num_parties(); ++p) {
+    threads.emplace_back([&, p] {
+      pplda::v1::AbortRequest request;
+      *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
+      request.set_reason(reason);
+      pplda::v1::AbortReply reply;
+      grpc::ClientContext context;
+      context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+      stubs_[p]->Abort(&context, request, &reply);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+}
+
+std::vector<std::string> RemotePartyGroup::waiting_for() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> names;
+  for (int p : waiting_) names.push_back(parties_[p].name);
+  return names;
+}
+
+RemoteCallStats RemotePartyGroup::last_iteration() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return last_;
+}
+
+absl::StatusOr<std::vector<int64_t>> RemotePartyGroup::Join(
+    const pplda::v1::RunParameters& parameters) {
+  std::vector<int64_t> tokens(num_parties());
+  iterations_ = static_cast<int>(parameters.iterations());
+  RETURN_IF_ERROR(ForEachParty("join", [&](int p) -> absl::Status {
+    pplda::v1::JoinRequest request;
+    *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
+    *request.mutable_parameters() = parameters;
+    pplda::v1::JoinReply reply;
+    RETURN_IF_ERROR(net::FromGrpcStatus(stubs_[p]->Join(Context().get(), request, &reply)));
+    if (reply.party_index() != static_cast<uint32_t>(p)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "answers as compute party ", reply.party_index(), ", the consortium file says ", p));
+    }
+    tokens[p] = static_cast<int64_t>(reply.tokens());
+    return absl::OkStatus();
+  }));
+  return tokens;
+}
+
+void RemotePartyGroup::set_plan(const party::SecureLdaPlan& plan, std::vector<int64_t> tokens) {
+  plan_ = std::make_unique<party::SecureLdaPlan>(plan);
+  (void)tokens;
+}
+
+absl::StatusOr<std::vector<party::CountUpdate>> RemotePartyGroup::InitialCounts() {
+  if (plan_ == nullptr) return absl::FailedPreconditionError("initial counts before the plan");
+  std::vector<party::CountUpdate> updates(num_parties());
+  RETURN_IF_ERROR(ForEachParty("prepare", [&](int p) -> absl::Status {
+    pplda::v1::PrepareRequest request;
+    *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
+    for (int q = 0; q < num_parties(); ++q) {
+      request.add_tokens_per_party(static_cast<uint64_t>(plan_->tokens_of(q)));
+    }
+    pplda::v1::PrepareReply reply;
+    RETURN_IF_ERROR(net::FromGrpcStatus(stubs_[p]->Prepare(Context().get(), request, &reply)));
+    ASSIGN_OR_RETURN(updates[p], party::CountUpdateFromProto(reply.initial_counts(), run_id_,
+                                                             *key_, *plan_));
+    return absl::OkStatus();
+  }));
+  return updates;
+}
+
+absl::StatusOr<IterationOutput> RemotePartyGroup::Iterate(
+    int iteration, const std::vector<party::CountUpdate>& previous) {
+  pplda::v1::IterateRequest request;
+  *request.mutable_header() = net::MakeHeader(name_, run_id_, iteration);
+  for (const party::CountUpdate& u : previous) {
+    *request.add_previous() = party::CountUpdateToProto(*key_, u);
+  }
+  IterationOutput out;
+  out.updates.resize(num_parties());
+  RETURN_IF_ERROR(ForEachParty(absl::StrCat("iteration ", iteration), [&](int p) -> absl::Status {
+    pplda::v1::IterateReply reply;
+    RETURN_IF_ERROR(net::FromGrpcStatus(stubs_[p]->Iterate(Context().get(), request, &reply)));
+    ASSIGN_OR_RETURN(out.updates[p],
+                     party::CountUpdateFromProto(reply.update(), run_id_, *key_, *plan_));
+    if (p == 0) {
+      out.phases = party::PhasesFromProto(reply.phases());
+      std::lock_guard<std::mutex> lock(mu_);
+      last_.mpc_bytes_sent_party0 = reply.mpc_bytes_sent();
+      last_.mpc_rounds = reply.mpc_rounds();
+    }
+    return absl::OkStatus();
+  }));
+  return out;
+}
+
+absl::StatusOr<std::vector<party::DecryptionShare>> RemotePartyGroup::Publish(
+    const std::vector<party::CountUpdate>& last, const party::CountsDigest& digest,
+    int decryptors) {
+  pplda::v1::PublishRequest request;
+  *request.mutable_header() = net::MakeHeader(name_, run_id_, iterations_ + 1);
+  for (const party::CountUpdate& u : last) *request.add_last() = party::CountUpdateToProto(*key_, u);
+  request.set_counts_digest(std::string(digest.begin(), digest.end()));
+  std::vector<party::DecryptionShare> shares(decryptors);
+  mixtures_paths_.assign(num_parties(), "");
+  const size_t cts = plan_->MatrixCiphertexts() + plan_->TotalsCiphertexts();
+  RETURN_IF_ERROR(ForEachParty("publication", [&](int p) -> absl::Status {
+    pplda::v1::PublishRequest mine = request;
+    mine.set_decrypt(p < decryptors);
+    pplda::v1::PublishReply reply;
+    RETURN_IF_ERROR(net::FromGrpcStatus(stubs_[p]->Publish(Context().get(), mine, &reply)));
+    mixtures_paths_[p] = reply.mixtures_path();
+    if (p < decryptors) {
+      shares[p].run_id = run_id_;
+      shares[p].iteration = iterations_ + 1;
+      shares[p].party = p;
+      ASSIGN_OR_RETURN(shares[p].partials,
+                       crypto::PartialDecryptionBatchFromProto(*key_, reply.partials(), cts));
+      if (shares[p].partials.party != p + 1) {
+        return absl::InvalidArgumentError(absl::StrCat("decrypted as key party ",
+                                                       shares[p].partials.party, ", expected ",
+                                                       p + 1));
+      }
+    }
+    return absl::OkStatus();
+  }));
+  return shares;
+}
+
+}  // namespace pplda::coordinator

@@ -1,0 +1,90 @@
+// RemotePartyGroup: the PartyGroup (coordinator/party_group.h) of party
+// daemons reached over PartyControl (proto/party_control_service.proto),
+// mutual TLS with each party's certificate pinned. Each step calls every
+// party at once (one thread per party; the MPC among them needs all of them
+// running the step together) and waits for all answers; the first failure
+// is returned naming the party, and the others are told to Abort so that no
+// daemon waits for its receive timeout. waiting_for() lists the parties
+// whose answer to the current step is outstanding (`pplda run status`).
+// Join and Prepare precede the PartyGroup steps: Join checks every party
+// holds the run's vocabulary and gathers the token totals; InitialCounts
+// sends Prepare with all totals.
+// Thread-safety: one caller at a time for the steps; waiting_for() and
+// Abort() from any thread.
+#ifndef PPLDA_COORDINATOR_DAEMON_REMOTE_PARTY_GROUP_H_
+#define PPLDA_COORDINATOR_DAEMON_REMOTE_PARTY_GROUP_H_
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "coordinator/party_group.h"
+#include "crypto/paillier_threshold_key.h"
+#include "net/consortium_file.h"
+#include "net/tls_identity.h"
+#include "party/secure_lda_plan.h"
+#include "proto/party_control_service.grpc.pb.h"
+
+namespace pplda::coordinator {
+
+struct RemoteCallStats {
+  uint64_t mpc_bytes_sent_party0 = 0;  // last iteration, party 0's real transport
+  uint64_t mpc_rounds = 0;             // last iteration
+};
+
+class RemotePartyGroup : public PartyGroup {
+ public:
+  // `identity`, `consortium` and `key` must outlive the group.
+  RemotePartyGroup(std::string coordinator_name, std::string run_id,
+                   const net::Consortium& consortium, const net::TlsIdentity& identity,
+                   crypto::ThresholdPublicKeyPtr key, std::chrono::seconds call_timeout);
+
+  // Join: every party checks the parameters and its vocabulary; returns the
+  // token totals by party index.
+  absl::StatusOr<std::vector<int64_t>> Join(const pplda::v1::RunParameters& parameters);
+  // The plan the parties will build (set after Join, before InitialCounts).
+  void set_plan(const party::SecureLdaPlan& plan, std::vector<int64_t> tokens);
+
+  int num_parties() const override { return static_cast<int>(parties_.size()); }
+  absl::StatusOr<std::vector<party::CountUpdate>> InitialCounts() override;
+  absl::StatusOr<IterationOutput> Iterate(int iteration,
+                                          const std::vector<party::CountUpdate>& previous) override;
+  absl::StatusOr<std::vector<party::DecryptionShare>> Publish(
+      const std::vector<party::CountUpdate>& last, const party::CountsDigest& digest,
+      int decryptors) override;
+
+  // Tells every party to abort the run (best effort).
+  void Abort(const std::string& reason);
+  std::vector<std::string> waiting_for() const;
+  RemoteCallStats last_iteration() const;
+  // Where each party wrote its document mixtures (after Publish).
+  const std::vector<std::string>& mixtures_paths() const { return mixtures_paths_; }
+
+ private:
+  // Runs call(p) for every party on its own thread; returns the first
+  // failure as "<party name>: <status>" and aborts the run on failure.
+  absl::Status ForEachParty(const std::string& step,
+                            const std::function<absl::Status(int party)>& call);
+  std::unique_ptr<grpc::ClientContext> Context() const;
+
+  const std::string name_;
+  const std::string run_id_;
+  const crypto::ThresholdPublicKeyPtr key_;
+  const std::chrono::seconds call_timeout_;
+  std::vector<net::Participant> parties_;
+  std::vector<std::unique_ptr<pplda::v1::PartyControl::Stub>> stubs_;
+  std::unique_ptr<party::SecureLdaPlan> plan_;
+  int iterations_ = 0;
+  std::vector<std::string> mixtures_paths_;
+  mutable std::mutex mu_;
+  std::set<int> waiting_;
+  RemoteCallStats last_;
+};
+
+}  // namespace pplda::coordinator
+
+#endif  // PPLDA_COORDINATOR_DAEMON_REMOTE_PARTY_GROUP_H_

@@ -1,0 +1,312 @@
+#include "coordinator/daemon/run_manager.h"
+
+#include <sodium.h>
+#include <sys/stat.h>
+
+#include <cmath>
+#include <fstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "base/status_macros.h"
+#include "coordinator/consortium_policy.h"
+#include "coordinator/lda_coordinator.h"
+#include "coordinator/run_driver.h"
+#include "crypto/mpc_config.h"
+#include "lda/model_file.h"
+#include "party/secure_lda_plan.h"
+#include "spdlog/spdlog.h"
+
+namespace pplda::coordinator {
+namespace {
+
+std::string NewRunId() {
+  uint8_t bytes[3];
+  randombytes_buf(bytes, sizeof(bytes));
+  char hex[7];
+  sodium_bin2hex(hex, sizeof(hex), bytes, sizeof(bytes));
+  return absl::StrCat("run-", absl::FormatTime("%Y%m%d-%H%M%S", absl::Now(), absl::UTCTimeZone()),
+                      "-", hex);
+}
+
+absl::Status CheckParameters(const pplda::v1::RunParameters& p) {
+  if (p.num_topics() < 1 || p.num_topics() > 65535) {
+    return absl::InvalidArgumentError(absl::StrCat("topics: ", p.num_topics(),
+                                                   " is outside [1, 65535]"));
+  }
+  if (!std::isfinite(p.alpha()) || p.alpha() <= 0 || p.alpha() > 1e6) {
+    return absl::InvalidArgumentError(absl::StrCat("alpha: ", p.alpha(), " is not in (0, 1e6]"));
+  }
+  if (!std::isfinite(p.beta()) || p.beta() <= 0 || p.beta() > 1e6) {
+    return absl::InvalidArgumentError(absl::StrCat("beta: ", p.beta(), " is not in (0, 1e6]"));
+  }
+  if (p.iterations() > 1000000) {
+    return absl::InvalidArgumentError(absl::StrCat("iterations: ", p.iterations(),
+                                                   " is above 1000000"));
+  }
+  if (p.draw_method() != "binary" && p.draw_method() != "tree") {
+    return absl::InvalidArgumentError("draw: '" + p.draw_method() + "' is neither binary nor tree");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteFileAtomically(const std::filesystem::path& path, const std::string& text) {
+  const std::filesystem::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
+    if (!out) return absl::PermissionDeniedError("cannot write " + tmp.string());
+    out << text;
+    out.flush();
+    if (!out) return absl::DataLossError("error writing " + tmp.string());
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return absl::DataLossError("cannot rename " + tmp.string() + ": " + ec.message());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+RunManager::RunManager(RunManagerOptions options) : options_(std::move(options)) {}
+
+RunManager::~RunManager() {
+  cancelled_ = true;
+  std::shared_ptr<RemotePartyGroup> group;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    group = group_;
+  }
+  if (group) group->Abort("the coordinator is shutting down");
+  if (thread_.joinable()) thread_.join();
+}
+
+absl::StatusOr<std::string> RunManager::Start(pplda::v1::RunParameters parameters) {
+  RETURN_IF_ERROR(CheckParameters(parameters));
+  std::lock_guard<std::mutex> lock(mu_);
+  if (active_) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", status_.run_id(), " is ", status_.state(), "; cancel it or wait for it to end"));
+  }
+  if (thread_.joinable()) thread_.join();
+  parameters.set_vocabulary_sha256(options_.vocabulary_sha256);
+  const std::string run_id = NewRunId();
+  status_ = pplda::v1::RunStatus();
+  status_.set_run_id(run_id);
+  status_.set_state("joining");
+  status_.set_iterations(static_cast<int32_t>(parameters.iterations()));
+  status_.set_phase("asking every party to join");
+  ++version_;
+  active_ = true;
+  cancelled_ = false;
+  model_json_.clear();
+  started_ = std::chrono::steady_clock::now();
+  thread_ = std::thread(&RunManager::RunThread, this, run_id, std::move(parameters));
+  changed_.notify_all();
+  return run_id;
+}
+
+void RunManager::Update(const std::function<void(pplda::v1::RunStatus&)>& change) {
+  std::lock_guard<std::mutex> lock(mu_);
+  change(status_);
+  ++version_;
+  changed_.notify_all();
+}
+
+void RunManager::RunThread(std::string run_id, pplda::v1::RunParameters parameters) {
+  spdlog::info("run {}: started (K = {}, {} iterations)", run_id, parameters.num_topics(),
+               parameters.iterations());
+  const absl::Status status = Execute(run_id, parameters);
+  if (!status.ok()) {
+    const bool cancelled = status.code() == absl::StatusCode::kCancelled || cancelled_;
+    spdlog::error("run {}: {}: {}", run_id, cancelled ? "cancelled" : "failed", status.ToString());
+    Update([&](pplda::v1::RunStatus& s) {
+      s.set_state(cancelled ? "cancelled" : "failed");
+      s.set_error(std::string(status.message()));
+      s.set_phase("");
+      s.clear_waiting_for();
+    });
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  active_ = false;
+  group_.reset();
+  ++version_;
+  changed_.notify_all();
+}
+
+absl::Status RunManager::Execute(const std::string& run_id,
+                                 const pplda::v1::RunParameters& parameters) {
+  auto group = std::make_shared<RemotePartyGroup>(options_.name, run_id, *options_.consortium,
+                                                  *options_.identity, options_.key,
+                                                  options_.call_timeout);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    group_ = group;
+  }
+  ASSIGN_OR_RETURN(std::vector<int64_t> tokens, group->Join(parameters));
+  const int n = group->num_parties();
+  Update([&](pplda::v1::RunStatus& s) {
+    s.set_state("preparing");
+    s.set_phase("parties encrypt their initial counts");
+  });
+  party::SecureLdaOptions lda;
+  lda.num_topics = static_cast<int>(parameters.num_topics());
+  lda.alpha = parameters.alpha();
+  lda.beta = parameters.beta();
+  lda.draw_method = parameters.draw_method() == "tree" ? crypto::DrawMethod::kParallelTree
+                                                       : crypto::DrawMethod::kBinarySearch;
+  ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(n, MpcThreshold(n)));
+  ASSIGN_OR_RETURN(party::SecureLdaPlan plan,
+                   party::SecureLdaPlan::Create(lda, options_.vocabulary->size(), tokens,
+                                                options_.key->paillier(), config));
+  group->set_plan(plan, tokens);
+  ThreadPool pool(options_.threads);
+  ASSIGN_OR_RETURN(std::unique_ptr<LdaCoordinator> coordinator,
+                   LdaCoordinator::Create(run_id, plan, options_.key, &pool));
+  RunDriverOptions driver;
+  driver.iterations = static_cast<int>(parameters.iterations());
+  driver.cancelled = &cancelled_;
+  double iteration_seconds = 0;
+  driver.on_step = [&](const IterationReport& r) {
+    const RemoteCallStats calls = group->last_iteration();
+    if (r.iteration > 0) iteration_seconds += r.seconds;
+    Update([&](pplda::v1::RunStatus& s) {
+      if (r.iteration == -1) return;
+      s.set_state("iterating");
+      s.set_iteration(r.iteration);
+      if (r.iteration > 0) {
+        const double rate = iteration_seconds / r.iteration;
+        s.set_seconds_per_iteration(rate);
+        s.set_seconds_left(rate * (driver.iterations - r.iteration));
+        s.set_mpc_bytes_per_iteration(calls.mpc_bytes_sent_party0);
+        s.set_mpc_rounds_per_iteration(calls.mpc_rounds);
+      }
+      s.set_phase(r.iteration < driver.iterations
+                      ? absl::StrCat("iteration ", r.iteration + 1, ": secure sampling among the parties")
+                      : "publication: parties confirm the final counts and decrypt them");
+      if (r.iteration == driver.iterations) s.set_state("publishing");
+    });
+    spdlog::info("run {}: {} done in {:.2f} s", run_id,
+                 r.iteration == 0 ? std::string("initialisation")
+                                  : absl::StrCat("iteration ", r.iteration),
+                 r.seconds);
+  };
+  ASSIGN_OR_RETURN(DrivenRun run, DriveRun(*coordinator, *group, *options_.vocabulary, driver));
+
+  LeakageContext leakage;
+  leakage.setting = "secure multi-party run over the network (party daemons, untrusted coordinator)";
+  leakage.key_origin =
+      options_.key->origin() == crypto::KeyOrigin::kDistributed ? "distributed" : "trusted dealer";
+  int holders = 0;
+  for (int64_t t : tokens) holders += t > 0 ? 1 : 0;
+  leakage.data_holders = holders;
+  leakage.compute_parties = n;
+  leakage.modulus_bits = static_cast<int>(mpz_sizeinbase(options_.key->paillier().n().get_mpz_t(), 2));
+  nlohmann::json parties = nlohmann::json::array();
+  for (int p = 0; p < n; ++p) {
+    parties.push_back({{"name", options_.consortium->compute_parties()[p].name},
+                       {"tokens", tokens[p]}});
+  }
+  nlohmann::json& m = run.model.metadata;
+  m["pplda_version"] = PPLDA_VERSION;
+  m["created"] = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone());
+  m["training"] = {{"mode", "secure (consortium over the network)"},
+                   {"sampler", "batched (secure protocol)"},
+                   {"run_id", run_id},
+                   {"consortium", options_.consortium->name()},
+                   {"iterations", parameters.iterations()},
+                   {"draw", parameters.draw_method()},
+                   {"alpha_effective", run.model.alpha},
+                   {"beta_effective", run.model.beta},
+                   {"init_seconds", run.stats.init_seconds},
+                   {"iteration_seconds", run.stats.iteration_seconds},
+                   {"publication_seconds", run.stats.publication_seconds},
+                   {"coordinator_bytes", run.stats.coordinator_bytes}};
+  m["corpus"] = {{"parties", parties},
+                 {"vocabulary_size", options_.vocabulary->size()},
+                 {"vocabulary_sha256", options_.vocabulary_sha256}};
+  m["privacy"] = LeakageStatement(leakage);
+  const std::string json = lda::ModelToJson(run.model).dump(1);
+  const std::filesystem::path dir = options_.state_dir / "runs" / run_id;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return absl::PermissionDeniedError("cannot create " + dir.string() + ": " + ec.message());
+  RETURN_IF_ERROR(WriteFileAtomically(dir / "model.json", json));
+  spdlog::info("run {}: published; model in {}", run_id, (dir / "model.json").string());
+  std::lock_guard<std::mutex> lock(mu_);
+  model_json_ = json;
+  status_.set_state("published");
+  status_.set_phase("");
+  status_.set_seconds_left(0);
+  status_.set_coordinator_bytes(run.stats.coordinator_bytes);
+  ++version_;
+  changed_.notify_all();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> RunManager::CheckRunId(const std::string& run_id) const {
+  if (status_.run_id().empty()) return absl::NotFoundError("no run was started yet");
+  if (!run_id.empty() && run_id != status_.run_id()) {
+    return absl::NotFoundError(absl::StrCat("run '", run_id, "' is unknown here (the latest is ",
+                                            status_.run_id(), ")"));
+  }
+  return status_.run_id();
+}
+
+absl::StatusOr<pplda::v1::RunStatus> RunManager::Status(const std::string& run_id) const {
+  std::shared_ptr<RemotePartyGroup> group;
+  pplda::v1::RunStatus status;
+  bool active = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    RETURN_IF_ERROR(CheckRunId(run_id).status());
+    status = status_;
+    group = group_;
+    active = active_;
+  }
+  if (group != nullptr && active) {
+    status.clear_waiting_for();
+    for (const std::string& name : group->waiting_for()) status.add_waiting_for(name);
+  }
+  return status;
+}
+
+absl::StatusOr<pplda::v1::RunStatus> RunManager::WaitForChange(
+    const std::string& run_id, uint64_t* version, std::chrono::milliseconds timeout) const {
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait_for(lock, timeout, [&] { return version_ != *version; });
+    *version = version_;
+  }
+  return Status(run_id);
+}
+
+absl::StatusOr<std::string> RunManager::Result(const std::string& run_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  RETURN_IF_ERROR(CheckRunId(run_id).status());
+  if (model_json_.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", status_.run_id(), " is ",
+                                                      status_.state(), ", not published"));
+  }
+  return model_json_;
+}
+
+absl::Status RunManager::Cancel(const std::string& run_id, const std::string& reason) {
+  std::shared_ptr<RemotePartyGroup> group;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    RETURN_IF_ERROR(CheckRunId(run_id).status());
+    if (!active_) {
+      return absl::FailedPreconditionError(absl::StrCat("run ", status_.run_id(), " is ",
+                                                        status_.state(), ", not running"));
+    }
+    cancelled_ = true;
+    group = group_;
+  }
+  spdlog::warn("run {}: cancel requested: {}", run_id, reason);
+  if (group != nullptr) group->Abort("cancelled: " + reason);
+  return absl::OkStatus();
+}
+
+}  // namespace pplda::coordinator

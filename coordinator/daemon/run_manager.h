@@ -1,0 +1,87 @@
+// RunManager: the coordinator daemon's run lifecycle, one run at a time:
+// Start validates the parameters and starts the run on its own thread:
+// Join (every party checks the vocabulary and reports its token total) ->
+// plan -> DriveRun (coordinator/run_driver.h: the same schedule as `pplda
+// simulate`) over a RemotePartyGroup -> the model JSON (the same format as
+// `pplda train`, with the leakage statement and key origin) written to
+// STATE/runs/<run id>/model.json. Status reports the state, iteration,
+// phase, rate, time left and which parties the run waits for; a failed run
+// names the party and the reason. Cancel stops the run between steps and
+// aborts the parties' current step.
+// Thread-safety: all methods may be called from any thread.
+#ifndef PPLDA_COORDINATOR_DAEMON_RUN_MANAGER_H_
+#define PPLDA_COORDINATOR_DAEMON_RUN_MANAGER_H_
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "absl/status/statusor.h"
+#include "base/thread_pool.h"
+#include "coordinator/daemon/remote_party_group.h"
+#include "crypto/paillier_threshold_key.h"
+#include "lda/vocabulary.h"
+#include "net/consortium_file.h"
+#include "net/metrics_registry.h"
+#include "net/tls_identity.h"
+#include "proto/coordinator_service.pb.h"
+
+namespace pplda::coordinator {
+
+struct RunManagerOptions {
+  std::string name;  // the coordinator's participant name
+  const net::Consortium* consortium = nullptr;
+  const net::TlsIdentity* identity = nullptr;
+  crypto::ThresholdPublicKeyPtr key;
+  const lda::Vocabulary* vocabulary = nullptr;
+  std::string vocabulary_sha256;
+  std::filesystem::path state_dir;
+  std::chrono::seconds call_timeout{3600};
+  int threads = 0;
+  net::MetricsRegistry* metrics = nullptr;  // may be null
+};
+
+class RunManager {
+ public:
+  explicit RunManager(RunManagerOptions options);
+  ~RunManager();  // cancels and joins a running run
+
+  // FailedPrecondition while a run is active; InvalidArgument for bad
+  // parameters (naming the field). Fills in the vocabulary hash.
+  absl::StatusOr<std::string> Start(pplda::v1::RunParameters parameters);
+  // run_id empty = the latest run. NotFound when there is none.
+  absl::StatusOr<pplda::v1::RunStatus> Status(const std::string& run_id) const;
+  // Blocks until the status changes from `seen` or `timeout` passes.
+  absl::StatusOr<pplda::v1::RunStatus> WaitForChange(const std::string& run_id, uint64_t* version,
+                                                     std::chrono::milliseconds timeout) const;
+  // The published model JSON; FailedPrecondition before publication.
+  absl::StatusOr<std::string> Result(const std::string& run_id) const;
+  absl::Status Cancel(const std::string& run_id, const std::string& reason);
+
+ private:
+  void RunThread(std::string run_id, pplda::v1::RunParameters parameters);
+  absl::Status Execute(const std::string& run_id, const pplda::v1::RunParameters& parameters);
+  void Update(const std::function<void(pplda::v1::RunStatus&)>& change);
+  absl::StatusOr<std::string> CheckRunId(const std::string& run_id) const;
+
+  const RunManagerOptions options_;
+  mutable std::mutex mu_;
+  mutable std::condition_variable changed_;
+  pplda::v1::RunStatus status_;
+  uint64_t version_ = 0;
+  bool active_ = false;
+  std::string model_json_;
+  std::atomic<bool> cancelled_{false};
+  std::shared_ptr<RemotePartyGroup> group_;  // of the active run
+  std::thread thread_;
+  std::chrono::steady_clock::time_point started_;
+};
+
+}  // namespace pplda::coordinator
+
+#endif  // PPLDA_COORDINATOR_DAEMON_RUN_MANAGER_H_

@@ -1,0 +1,46 @@
+#include "party/daemon/party_daemon_config.h"
+
+#include "base/status_macros.h"
+#include "net/daemon_config_file.h"
+
+namespace pplda::party {
+
+absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::path& path) {
+  ASSIGN_OR_RETURN(
+      net::DaemonConfigFile file,
+      net::DaemonConfigFile::Load(
+          path, {{"party",
+                  {"name", "consortium", "documents", "vocabulary", "key_share", "state_dir",
+                   "listen", "metrics_listen", "threads", "initial_topics_seed",
+                   "receive_timeout_seconds"}},
+                 {"input", {"format", "split", "window_words", "max_tokens"}},
+                 {"tls", {"ca", "cert", "key"}}}));
+  PartyDaemonConfig c;
+  ASSIGN_OR_RETURN(c.name, file.String("party", "name"));
+  ASSIGN_OR_RETURN(c.consortium, file.Path("party", "consortium"));
+  ASSIGN_OR_RETURN(c.documents, file.OptionalPath("party", "documents"));
+  ASSIGN_OR_RETURN(c.vocabulary, file.Path("party", "vocabulary"));
+  ASSIGN_OR_RETURN(c.key_share, file.Path("party", "key_share"));
+  ASSIGN_OR_RETURN(c.state_dir, file.Path("party", "state_dir"));
+  ASSIGN_OR_RETURN(c.listen, file.Address("party", "listen"));
+  ASSIGN_OR_RETURN(c.metrics_listen, file.OptionalAddress("party", "metrics_listen"));
+  ASSIGN_OR_RETURN(int64_t threads, file.IntOr("party", "threads", 0, 0, 1024));
+  c.threads = static_cast<int>(threads);
+  ASSIGN_OR_RETURN(std::optional<int64_t> seed,
+                   file.OptionalInt("party", "initial_topics_seed", 0, INT64_MAX));
+  if (seed.has_value()) c.initial_topics_seed = static_cast<uint64_t>(*seed);
+  ASSIGN_OR_RETURN(int64_t timeout, file.IntOr("party", "receive_timeout_seconds", 600, 1, 86400));
+  c.receive_timeout_seconds = static_cast<int>(timeout);
+  ASSIGN_OR_RETURN(c.format, file.StringOr("input", "format", "auto"));
+  ASSIGN_OR_RETURN(c.split, file.StringOr("input", "split", "none"));
+  ASSIGN_OR_RETURN(int64_t window, file.IntOr("input", "window_words", 100, 1, 1000000));
+  c.window_words = static_cast<int>(window);
+  ASSIGN_OR_RETURN(int64_t cap, file.IntOr("input", "max_tokens", 0, 0, 1 << 30));
+  c.max_tokens = static_cast<int>(cap);
+  ASSIGN_OR_RETURN(c.tls_ca, file.Path("tls", "ca"));
+  ASSIGN_OR_RETURN(c.tls_cert, file.Path("tls", "cert"));
+  ASSIGN_OR_RETURN(c.tls_key, file.Path("tls", "key"));
+  return c;
+}
+
+}  // namespace pplda::party

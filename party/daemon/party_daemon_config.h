@@ -1,0 +1,55 @@
+// PartyDaemonConfig: a party daemon's TOML config (party.toml), validated at
+// start; every error names the file and the key.
+//
+//   [party]
+//   name = "alpha"                  # this participant in the consortium file
+//   consortium = "consortium.toml"
+//   documents = "docs/"             # omit for a data-less helper
+//   vocabulary = "vocabulary.txt"   # the consortium's public vocabulary
+//   key_share = "keys/alpha.key"    # 0600
+//   state_dir = "state/alpha"       # created 0700; mixtures per run
+//   listen = "0.0.0.0:7101"         # PartyControl + PartyLink (+ health)
+//   metrics_listen = "127.0.0.1:9101"   # optional: /metrics, /healthz
+//   threads = 0                     # 0 = all cores
+//   initial_topics_seed = 7         # optional; default: the OS generator
+//   receive_timeout_seconds = 600   # a peer silent this long fails the run
+//   [input]                         # how documents are read (pplda prepare's options)
+//   format = "auto"  split = "sentences"  window_words = 400  max_tokens = 20
+//   [tls]
+//   ca = "certs/ca.pem"  cert = "certs/alpha.pem"  key = "certs/alpha.key"
+#ifndef PPLDA_PARTY_DAEMON_PARTY_DAEMON_CONFIG_H_
+#define PPLDA_PARTY_DAEMON_PARTY_DAEMON_CONFIG_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace pplda::party {
+
+struct PartyDaemonConfig {
+  std::string name;
+  std::filesystem::path consortium;
+  std::optional<std::filesystem::path> documents;
+  std::filesystem::path vocabulary;
+  std::filesystem::path key_share;
+  std::filesystem::path state_dir;
+  std::string listen;
+  std::optional<std::string> metrics_listen;
+  int threads = 0;
+  std::optional<uint64_t> initial_topics_seed;
+  int receive_timeout_seconds = 600;
+  std::string format = "auto";
+  std::string split = "none";
+  int window_words = 100;
+  int max_tokens = 0;
+  std::filesystem::path tls_ca, tls_cert, tls_key;
+};
+
+absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::path& path);
+
+}  // namespace pplda::party
+
+#endif  // PPLDA_PARTY_DAEMON_PARTY_DAEMON_CONFIG_H_

@@ -1,0 +1,347 @@
+#include "party/party_session.h"
+
+#include <fcntl.h>
+#include <sodium.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "base/status_macros.h"
+#include "crypto/mpc_config.h"
+#include "lda/gibbs_state.h"
+#include "crypto/paillier_serialization.h"
+#include "party/protocol_wire.h"
+
+namespace pplda::party {
+namespace {
+
+constexpr int kEngineRng = 0, kEncryptorRng = 1, kProofRng = 2, kTopicRng = 3;
+
+absl::Status CheckParameters(const pplda::v1::RunParameters& p) {
+  if (p.num_topics() < 1 || p.num_topics() > 65535) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("parameters.num_topics: ", p.num_topics(), " is outside [1, 65535]"));
+  }
+  if (!std::isfinite(p.alpha()) || p.alpha() <= 0 || p.alpha() > 1e6) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("parameters.alpha: ", p.alpha(), " is not in (0, 1e6]"));
+  }
+  if (!std::isfinite(p.beta()) || p.beta() <= 0 || p.beta() > 1e6) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("parameters.beta: ", p.beta(), " is not in (0, 1e6]"));
+  }
+  if (p.iterations() > 1000000) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("parameters.iterations: ", p.iterations(), " is above 1000000"));
+  }
+  if (p.draw_method() != "binary" && p.draw_method() != "tree") {
+    return absl::InvalidArgumentError("parameters.draw_method: '" + p.draw_method() +
+                                      "' is neither 'binary' nor 'tree'");
+  }
+  return absl::OkStatus();
+}
+
+std::string Hex(const uint8_t* data, size_t size) {
+  std::string hex(2 * size + 1, '\0');
+  sodium_bin2hex(hex.data(), hex.size(), data, size);
+  hex.pop_back();
+  return hex;
+}
+
+std::vector<std::vector<int>> InitialTopics(const lda::Corpus& corpus, int num_topics,
+                                            const std::optional<uint64_t>& seed, int index,
+                                            crypto::SecureRng& rng) {
+  if (seed.has_value()) {
+    // The same derivation as simulation/local_consortium.cc, so that a run
+    // with the same seed starts from the same topics.
+    return lda::GibbsState::RandomTopics(corpus, num_topics,
+                                         *seed * 1000003ULL + static_cast<uint64_t>(index));
+  }
+  std::vector<std::vector<int>> topics;
+  for (const lda::Document& d : corpus.documents) {
+    std::vector<int> z(d.tokens.size());
+    for (int& k : z) k = static_cast<int>(rng.UniformUint64(static_cast<uint64_t>(num_topics)));
+    topics.push_back(std::move(z));
+  }
+  return topics;
+}
+
+}  // namespace
+
+std::string VocabularySha256(const lda::Vocabulary& vocabulary) {
+  crypto_hash_sha256_state state;
+  crypto_hash_sha256_init(&state);
+  for (const std::string& t : vocabulary.terms()) {
+    crypto_hash_sha256_update(&state, reinterpret_cast<const uint8_t*>(t.data()), t.size());
+    const uint8_t newline = '\n';
+    crypto_hash_sha256_update(&state, &newline, 1);
+  }
+  uint8_t out[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256_final(&state, out);
+  return Hex(out, sizeof(out));
+}
+
+PartySession::PartySession(std::string run_id, pplda::v1::RunParameters parameters,
+                           const PartyResources& resources, crypto::PartyTransport& transport)
+    : run_id_(std::move(run_id)),
+      parameters_(std::move(parameters)),
+      resources_(resources),
+      transport_(transport) {}
+
+absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
+    const std::string& run_id, const pplda::v1::RunParameters& parameters,
+    const PartyResources& resources, crypto::PartyTransport& transport) {
+  if (run_id.empty()) return absl::InvalidArgumentError("header.run_id: empty");
+  RETURN_IF_ERROR(CheckParameters(parameters));
+  if (parameters.vocabulary_sha256() != resources.vocabulary_sha256) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id, ": the coordinator's vocabulary has SHA-256 ",
+        parameters.vocabulary_sha256(), ", this party's ", resources.vocabulary_sha256,
+        ": every participant must hold the same vocabulary file"));
+  }
+  if (resources.key_share == nullptr || resources.corpus == nullptr || !resources.rng_factory) {
+    return absl::InternalError("party session: resources incomplete");
+  }
+  if (transport.party_id() != resources.party_index ||
+      transport.num_parties() != resources.num_parties) {
+    return absl::InternalError("party session: the transport is not this party's");
+  }
+  auto session = std::unique_ptr<PartySession>(
+      new PartySession(run_id, parameters, resources, transport));
+  for (int i = 0; i < 4; ++i) session->rngs_.push_back(resources.rng_factory());
+  return session;
+}
+
+int64_t PartySession::tokens() const { return resources_.corpus->num_tokens(); }
+int64_t PartySession::documents() const { return resources_.corpus->num_documents(); }
+
+std::string PartySession::state() const {
+  if (failed_) return "failed";
+  if (published_) return "published";
+  if (party_ == nullptr) return "joined";
+  return absl::StrCat("iteration ", party_->iterations_done());
+}
+
+absl::Status PartySession::CheckUsable(std::string_view what) const {
+  if (failed_) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id_, " failed at this party earlier; ", std::string(what), " is refused"));
+  }
+  if (published_) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is already published; ",
+                                                      std::string(what), " is refused"));
+  }
+  return absl::OkStatus();
+}
+
+template <typename T>
+absl::StatusOr<T> PartySession::Guard(absl::StatusOr<T> result) {
+  // An error inside a step puts the parties out of step: the run is over.
+  if (!result.ok()) failed_ = true;
+  return result;
+}
+
+absl::StatusOr<pplda::v1::PrepareReply> PartySession::Prepare(
+    const pplda::v1::PrepareRequest& request) {
+  RETURN_IF_ERROR(CheckUsable("Prepare"));
+  if (plan_ != nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is already prepared"));
+  }
+  return Guard(DoPrepare(request));
+}
+
+absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
+    const pplda::v1::PrepareRequest& request) {
+  const int n = resources_.num_parties;
+  if (request.tokens_per_party_size() != n) {
+    return absl::InvalidArgumentError(absl::StrCat("tokens_per_party: ",
+                                                   request.tokens_per_party_size(),
+                                                   " totals for ", n, " compute parties"));
+  }
+  std::vector<int64_t> tokens(request.tokens_per_party().begin(),
+                              request.tokens_per_party().end());
+  if (tokens[resources_.party_index] != this->tokens()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "tokens_per_party[", resources_.party_index, "] = ", tokens[resources_.party_index],
+        ", but this party holds ", this->tokens(), " tokens"));
+  }
+  SecureLdaOptions options;
+  options.num_topics = static_cast<int>(parameters_.num_topics());
+  options.alpha = parameters_.alpha();
+  options.beta = parameters_.beta();
+  options.draw_method = parameters_.draw_method() == "tree" ? crypto::DrawMethod::kParallelTree
+                                                              : crypto::DrawMethod::kBinarySearch;
+  ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(n, (n - 1) / 2));
+  const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
+  ASSIGN_OR_RETURN(SecureLdaPlan plan,
+                   SecureLdaPlan::Create(options, resources_.corpus->vocabulary.size(), tokens,
+                                         key.paillier(), config));
+  plan_ = std::make_unique<SecureLdaPlan>(std::move(plan));
+  ASSIGN_OR_RETURN(engine_, crypto::MpcEngine::Create(config, transport_, *rngs_[kEngineRng]));
+  RETURN_IF_ERROR(ConfirmPlan(tokens));
+  ASSIGN_OR_RETURN(encryptor_,
+                   crypto::PaillierEncryptor::Create(key.paillier(), *rngs_[kEncryptorRng]));
+  std::vector<std::vector<lda::TermId>> documents;
+  for (const lda::Document& d : resources_.corpus->documents) documents.push_back(d.tokens);
+  std::vector<std::vector<int>> topics =
+      InitialTopics(*resources_.corpus, plan_->num_topics(), resources_.initial_topics_seed,
+                    resources_.party_index, *rngs_[kTopicRng]);
+  ASSIGN_OR_RETURN(party_, LdaParty::Create(resources_.party_index, run_id_, *plan_,
+                                            std::move(documents), std::move(topics),
+                                            *resources_.key_share, *encryptor_,
+                                            *rngs_[kProofRng], resources_.pool));
+  ASSIGN_OR_RETURN(CountUpdate initial, party_->InitialCounts());
+  pplda::v1::PrepareReply reply;
+  *reply.mutable_initial_counts() = CountUpdateToProto(key, initial);
+  return reply;
+}
+
+absl::Status PartySession::ConfirmPlan(const std::vector<int64_t>& tokens_per_party) {
+  crypto_generichash_state state;
+  uint8_t digest[32];
+  crypto_generichash_init(&state, nullptr, 0, sizeof(digest));
+  const std::string params = parameters_.SerializeAsString();
+  for (const std::string* s : {static_cast<const std::string*>(&run_id_), &params}) {
+    const uint64_t size = s->size();
+    crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(&size), sizeof(size));
+    crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(s->data()), s->size());
+  }
+  for (int64_t t : tokens_per_party) {
+    crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(&t), sizeof(t));
+  }
+  crypto_generichash_final(&state, digest, sizeof(digest));
+  const int n = resources_.num_parties;
+  std::vector<std::vector<uint8_t>> payloads(n);
+  for (int j = 0; j < n; ++j) {
+    if (j != resources_.party_index) payloads[j].assign(digest, digest + sizeof(digest));
+  }
+  ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> received,
+                   engine_->ExchangeWithAll(std::move(payloads)));
+  for (int j = 0; j < n; ++j) {
+    if (j == resources_.party_index) continue;
+    if (received[j] != std::vector<uint8_t>(digest, digest + sizeof(digest))) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "run ", run_id_, ": compute party ", j,
+          " was given a different plan (parameters, vocabulary or token totals): the "
+          "coordinator told parties different things"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<pplda::v1::IterateReply> PartySession::Iterate(
+    const pplda::v1::IterateRequest& request) {
+  RETURN_IF_ERROR(CheckUsable("Iterate"));
+  if (party_ == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is not prepared"));
+  }
+  const int expected = party_->iterations_done() + 1;
+  if (request.header().iteration() != expected) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id_, ": asked to run iteration ", request.header().iteration(),
+        ", but the next iteration is ", expected));
+  }
+  if (expected > static_cast<int>(parameters_.iterations())) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " has only ",
+                                                      parameters_.iterations(), " iterations"));
+  }
+  return Guard(DoIterate(request));
+}
+
+absl::StatusOr<pplda::v1::IterateReply> PartySession::DoIterate(
+    const pplda::v1::IterateRequest& request) {
+  const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
+  ASSIGN_OR_RETURN(std::vector<CountUpdate> previous,
+                   CountUpdatesFromProto(request.previous(), run_id_, key, *plan_));
+  RETURN_IF_ERROR(party_->AcceptUpdates(previous));
+  const PartyPhaseTimes before = party_->times();
+  const uint64_t rounds_before = engine_->rounds();
+  ASSIGN_OR_RETURN(CountUpdate update, party_->RunIteration(*engine_));
+  PartyPhaseTimes phases = party_->times();
+  phases += PartyPhaseTimes{-before.selection, -before.exchange, -before.conversion,
+                            -before.weights,   -before.draw,     -before.update};
+  pplda::v1::IterateReply reply;
+  *reply.mutable_update() = CountUpdateToProto(key, update);
+  *reply.mutable_phases() = PhasesToProto(phases);
+  reply.set_mpc_rounds(engine_->rounds() - rounds_before);
+  return reply;
+}
+
+absl::StatusOr<pplda::v1::PublishReply> PartySession::Publish(
+    const pplda::v1::PublishRequest& request) {
+  RETURN_IF_ERROR(CheckUsable("Publish"));
+  if (party_ == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is not prepared"));
+  }
+  if (party_->iterations_done() != static_cast<int>(parameters_.iterations())) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id_, ": publication asked after ", party_->iterations_done(), " of ",
+        parameters_.iterations(), " iterations"));
+  }
+  return Guard(DoPublish(request));
+}
+
+absl::StatusOr<pplda::v1::PublishReply> PartySession::DoPublish(
+    const pplda::v1::PublishRequest& request) {
+  const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
+  ASSIGN_OR_RETURN(std::vector<CountUpdate> last,
+                   CountUpdatesFromProto(request.last(), run_id_, key, *plan_));
+  RETURN_IF_ERROR(party_->AcceptUpdates(last));
+  RETURN_IF_ERROR(party_->ConfirmCounts(*engine_));
+  pplda::v1::PublishReply reply;
+  if (request.decrypt()) {
+    CountsDigest requested{};
+    if (request.counts_digest().size() != requested.size()) {
+      return absl::InvalidArgumentError(absl::StrCat("counts_digest: ",
+                                                     request.counts_digest().size(),
+                                                     " bytes, expected 32"));
+    }
+    std::copy(request.counts_digest().begin(), request.counts_digest().end(), requested.begin());
+    ASSIGN_OR_RETURN(DecryptionShare share, party_->DecryptModel(requested));
+    *reply.mutable_partials() = crypto::PartialDecryptionBatchToProto(key, share.partials);
+  }
+  ASSIGN_OR_RETURN(std::string path, WriteMixtures());
+  reply.set_mixtures_path(path);
+  published_ = true;
+  return reply;
+}
+
+absl::StatusOr<std::string> PartySession::WriteMixtures() const {
+  const std::filesystem::path dir = resources_.state_dir / "runs" / run_id_;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return absl::PermissionDeniedError("cannot create " + dir.string() + ": " + ec.message());
+  const std::filesystem::path path = dir / "mixtures.csv";
+  const std::filesystem::path tmp = dir / "mixtures.csv.tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+  if (fd < 0) return absl::PermissionDeniedError("cannot write " + tmp.string());
+  std::FILE* out = ::fdopen(fd, "w");
+  const std::vector<std::vector<double>> theta = party_->DocumentTopicMixtures();
+  std::fprintf(out, "document");
+  for (uint32_t k = 0; k < parameters_.num_topics(); ++k) std::fprintf(out, ",topic_%u", k);
+  std::fprintf(out, "\n");
+  for (size_t m = 0; m < theta.size(); ++m) {
+    std::string name = resources_.corpus->documents[m].name;
+    if (name.find_first_of(",\"\n") != std::string::npos) {
+      std::string quoted = "\"";
+      for (char c : name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+      name = quoted + "\"";
+    }
+    std::fprintf(out, "%s", name.c_str());
+    for (double v : theta[m]) std::fprintf(out, ",%.6g", v);
+    std::fprintf(out, "\n");
+  }
+  const bool ok = std::fflush(out) == 0 && ::fsync(fileno(out)) == 0;
+  std::fclose(out);
+  if (!ok) return absl::DataLossError("error writing " + tmp.string());
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return absl::DataLossError("cannot rename " + tmp.string() + ": " + ec.message());
+  return path.string();
+}
+
+}  // namespace pplda::party

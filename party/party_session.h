@@ -1,0 +1,114 @@
+// PartySession: a party daemon's side of one run, as a state machine over
+// the PartyControl messages (proto/party_control_service.proto; the gRPC
+// adapter in party/daemon/ authenticates the caller and maps statuses).
+//
+//   Create (Join)  checks the run parameters and that the party holds the
+//                  vocabulary the coordinator names (SHA-256);
+//   Prepare        builds the public plan from every party's token total,
+//                  then ONE MPC ROUND in which the parties compare a hash of
+//                  (run id, parameters, vocabulary, token totals): a
+//                  coordinator that told parties different plans is caught
+//                  here (FailedPrecondition); returns the initial counts;
+//   Iterate(i)     i must be the next iteration (FailedPrecondition
+//                  otherwise); folds the relayed updates (LdaParty checks its
+//                  own entry and the parties compare fold digests) and runs
+//                  the iteration;
+//   Publish        folds the last updates, confirms them among the parties,
+//                  partially decrypts (with proofs) when asked and only the
+//                  agreed fold; writes this party's document-topic mixtures
+//                  to STATE/runs/<run id>/mixtures.csv (0600).
+// A failed step leaves the session unusable for the run (the parties are
+// out of step): failed() is true and every later call is FailedPrecondition.
+// Randomness comes from rng_factory (libsodium in the daemon).
+// Thread-safety: one caller at a time (the adapter locks).
+#ifndef PPLDA_PARTY_PARTY_SESSION_H_
+#define PPLDA_PARTY_PARTY_SESSION_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "base/thread_pool.h"
+#include "crypto/mpc_engine.h"
+#include "crypto/paillier_encryptor.h"
+#include "crypto/paillier_key_share.h"
+#include "crypto/secure_rng.h"
+#include "crypto/transport.h"
+#include "lda/corpus.h"
+#include "party/lda_party.h"
+#include "proto/party_control_service.pb.h"
+
+namespace pplda::party {
+
+// What a party daemon holds across runs (loaded at start).
+struct PartyResources {
+  int party_index = 0;  // 0-based, the consortium's compute party order
+  int num_parties = 0;
+  const crypto::PaillierKeyShare* key_share = nullptr;  // outlives the session
+  const lda::Corpus* corpus = nullptr;  // over the consortium vocabulary; may be empty (helper)
+  std::string vocabulary_sha256;
+  std::optional<uint64_t> initial_topics_seed;  // none: from rng_factory
+  std::filesystem::path state_dir;
+  ThreadPool* pool = nullptr;
+  std::function<std::unique_ptr<crypto::SecureRng>()> rng_factory;
+};
+
+class PartySession {
+ public:
+  // Join. `transport` (this party's link to the others for this run) must
+  // outlive the session.
+  static absl::StatusOr<std::unique_ptr<PartySession>> Create(
+      const std::string& run_id, const pplda::v1::RunParameters& parameters,
+      const PartyResources& resources, crypto::PartyTransport& transport);
+
+  const std::string& run_id() const { return run_id_; }
+  int64_t tokens() const;
+  int64_t documents() const;
+  bool failed() const { return failed_; }
+  int iterations_done() const { return party_ == nullptr ? 0 : party_->iterations_done(); }
+
+  absl::StatusOr<pplda::v1::PrepareReply> Prepare(const pplda::v1::PrepareRequest& request);
+  absl::StatusOr<pplda::v1::IterateReply> Iterate(const pplda::v1::IterateRequest& request);
+  absl::StatusOr<pplda::v1::PublishReply> Publish(const pplda::v1::PublishRequest& request);
+  // The session's state for logs: "joined", "prepared", "iteration 3", ...
+  std::string state() const;
+
+ private:
+  PartySession(std::string run_id, pplda::v1::RunParameters parameters,
+               const PartyResources& resources, crypto::PartyTransport& transport);
+
+  // Passes `result` through; an error marks the session failed.
+  template <typename T>
+  absl::StatusOr<T> Guard(absl::StatusOr<T> result);
+  absl::Status CheckUsable(std::string_view what) const;
+  absl::StatusOr<pplda::v1::PrepareReply> DoPrepare(const pplda::v1::PrepareRequest& request);
+  absl::StatusOr<pplda::v1::IterateReply> DoIterate(const pplda::v1::IterateRequest& request);
+  absl::StatusOr<pplda::v1::PublishReply> DoPublish(const pplda::v1::PublishRequest& request);
+  absl::Status ConfirmPlan(const std::vector<int64_t>& tokens_per_party);
+  absl::StatusOr<std::string> WriteMixtures() const;
+
+  std::string run_id_;
+  pplda::v1::RunParameters parameters_;
+  PartyResources resources_;
+  crypto::PartyTransport& transport_;
+  std::vector<std::unique_ptr<crypto::SecureRng>> rngs_;  // engine, encryptor, proofs, topics
+  std::unique_ptr<SecureLdaPlan> plan_;
+  std::unique_ptr<crypto::MpcEngine> engine_;
+  std::unique_ptr<crypto::PaillierEncryptor> encryptor_;
+  std::unique_ptr<LdaParty> party_;
+  bool published_ = false;
+  bool failed_ = false;
+};
+
+// SHA-256 (lowercase hex) of a vocabulary's terms, one per line with '\n':
+// the hash of the vocabulary file WriteVocabularyFile writes.
+std::string VocabularySha256(const lda::Vocabulary& vocabulary);
+
+}  // namespace pplda::party
+
+#endif  // PPLDA_PARTY_PARTY_SESSION_H_
