@@ -31,85 +31,24 @@ rm -rf "$out"
 mkdir -p "$out/logs"
 out=$(cd "$out" && pwd)
 
-pids=()
-stop_all() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  pids=()
-}
-trap 'echo "== stopping the daemons"; stop_all' EXIT
+repo_root=$PWD
+# shellcheck source=deploy/lib/local-consortium.sh
+source deploy/lib/local-consortium.sh
+trap 'echo "== stopping the daemons"; consortium_stop' EXIT
 trap 'exit 130' INT TERM
 
 echo "== 1. the consortium's public vocabulary: terms in at least 20 sentence windows of data/sotu"
 $pplda --quiet prepare --input data/sotu --split sentences --min-df 20 --out "$out/vocabulary-source"
-cp "$out/vocabulary-source/vocabulary.txt" "$out/vocabulary.txt"
-echo "   $(wc -l < "$out/vocabulary.txt") terms in $out/vocabulary.txt"
+echo "   $(wc -l < "$out/vocabulary-source/vocabulary.txt") terms"
 
-echo "== 2. certificates, consortium file and a dealt ${bits}-bit key"
-eras=(1790-1860 1861-1945 1946-2021)
-names=(early middle modern)
-./deploy/make-certs.sh --out "$out/certs" --name sotu-demo \
-  --coordinator "coordinator=127.0.0.1:$base" \
-  --party "early=127.0.0.1:$((base + 1))" --party "middle=127.0.0.1:$((base + 2))" \
-  --party "modern=127.0.0.1:$((base + 3))" > "$out/logs/make-certs.log"
-$pplda keys deal --party early --party middle --party modern --bits "$bits" --out "$out/keys"
+echo "== 2. certificates, consortium file (deploy/make-certs.sh) and a dealt ${bits}-bit key"
+echo "   (pplda keys deal: TRUSTED DEALER, for demos only)"
+consortium_setup "$out" "$bits" "$base" "$out/vocabulary-source/vocabulary.txt" sentences 400 10 \
+  "$PWD/data/sotu/1790-1860" "$PWD/data/sotu/1861-1945" "$PWD/data/sotu/1946-2021"
 
-cat > "$out/coordinator.toml" <<TOML
-[coordinator]
-name = "coordinator"
-consortium = "certs/consortium.toml"
-vocabulary = "vocabulary.txt"
-public_key = "keys/public.key"
-state_dir = "state/coordinator"
-listen = "127.0.0.1:$base"
-metrics_listen = "127.0.0.1:$((base + 10))"
-[tls]
-ca = "certs/ca.crt"
-cert = "certs/coordinator.crt"
-key = "certs/coordinator.key"
-TOML
-for i in 0 1 2; do
-  name=${names[$i]}
-  cat > "$out/$name.toml" <<TOML
-[party]
-name = "$name"
-consortium = "certs/consortium.toml"
-documents = "$PWD/data/sotu/${eras[$i]}"
-vocabulary = "vocabulary.txt"
-key_share = "keys/$name.key"
-state_dir = "state/$name"
-listen = "127.0.0.1:$((base + 1 + i))"
-metrics_listen = "127.0.0.1:$((base + 11 + i))"
-[input]
-split = "sentences"
-window_words = 400
-max_tokens = 10
-[tls]
-ca = "certs/ca.crt"
-cert = "certs/$name.crt"
-key = "certs/$name.key"
-TOML
-done
-
-echo "== 3. starting the coordinator and three parties (logs in $out/logs/)"
-$coordinator_bin --config "$out/coordinator.toml" > "$out/logs/coordinator.log" 2>&1 &
-pids+=($!)
-for name in "${names[@]}"; do
-  $party_bin --config "$out/$name.toml" > "$out/logs/$name.log" 2>&1 &
-  pids+=($!)
-done
-for name in coordinator "${names[@]}"; do
-  for _ in $(seq 1 100); do
-    grep -q "listening on" "$out/logs/$name.log" 2>/dev/null && break
-    if ! kill -0 "${pids[@]}" 2>/dev/null; then break; fi
-    sleep 0.1
-  done
-  if ! grep -q "listening on" "$out/logs/$name.log"; then
-    echo "demo: $name did not start:" >&2
-    cat "$out/logs/$name.log" >&2
-    exit 1
-  fi
-done
+echo "== 3. starting the coordinator and three parties (early, middle, modern: one era each;"
+echo "   logs in $out/logs/)"
+consortium_start "$out"
 
 echo "== 4. secure training run: K = $topics, $iterations iterations"
 $pplda run start --config "$out/coordinator.toml" --topics "$topics" --iterations "$iterations" --watch
@@ -117,7 +56,7 @@ $pplda run result --config "$out/coordinator.toml" --out "$out/model.json"
 echo "== topics of the published model"
 $pplda topics --model "$out/model.json"
 echo "demo: model in $out/model.json"
-for name in "${names[@]}"; do
+for name in "${consortium_names[@]}"; do
   echo "demo: $name's document topic mixtures (its own documents only) in" \
        "$(ls "$out"/state/"$name"/runs/*/mixtures.csv)"
 done

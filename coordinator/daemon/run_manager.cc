@@ -222,7 +222,13 @@ absl::Status RunManager::Execute(const std::string& run_id,
                    {"init_seconds", run.stats.init_seconds},
                    {"iteration_seconds", run.stats.iteration_seconds},
                    {"publication_seconds", run.stats.publication_seconds},
-                   {"coordinator_bytes", run.stats.coordinator_bytes}};
+                   {"coordinator_bytes", run.stats.coordinator_bytes},
+                   {"mpc_bytes_sent_party0_last_iteration", group->last_iteration().mpc_bytes_sent_party0},
+                   {"mpc_rounds_last_iteration", group->last_iteration().mpc_rounds},
+                   {"phase_seconds_party0",
+                    {{"selection", run.stats.phases.selection}, {"exchange", run.stats.phases.exchange},
+                     {"conversion", run.stats.phases.conversion}, {"weights", run.stats.phases.weights},
+                     {"draw", run.stats.phases.draw}, {"update", run.stats.phases.update}}}};
   m["corpus"] = {{"parties", parties},
                  {"vocabulary_size", options_.vocabulary->size()},
                  {"vocabulary_sha256", options_.vocabulary_sha256}};

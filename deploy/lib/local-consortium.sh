@@ -1,0 +1,92 @@
+# Shell functions for a consortium on this machine (sourced by deploy/demo.sh
+# and tests/bench/bench_daemons.sh): certificates and consortium file, a dealt
+# key, configs, starting and stopping a coordinator and three parties.
+# Needs: pplda, party_bin, coordinator_bin (paths), set by the caller.
+#
+# consortium_setup DIR BITS BASE_PORT VOCABULARY SPLIT WINDOW_WORDS MAX_TOKENS FOLDER...
+#   three party folders: parties early, middle, modern on ports BASE+1..3,
+#   the coordinator on BASE; metrics on BASE+10..13.
+# consortium_start DIR     starts the daemons (logs in DIR/logs), waits until they listen
+# consortium_stop          SIGTERM to every daemon started, then waits for them
+consortium_names=(early middle modern)
+consortium_pids=()
+
+consortium_setup() {
+  local dir=$1 bits=$2 base=$3 vocabulary=$4 split=$5 window=$6 max_tokens=$7
+  shift 7
+  local folders=("$@")
+  mkdir -p "$dir/logs"
+  cp "$vocabulary" "$dir/vocabulary.txt"
+  "$repo_root/deploy/make-certs.sh" --out "$dir/certs" --name local-consortium \
+    --coordinator "coordinator=127.0.0.1:$base" \
+    --party "early=127.0.0.1:$((base + 1))" --party "middle=127.0.0.1:$((base + 2))" \
+    --party "modern=127.0.0.1:$((base + 3))" > "$dir/logs/make-certs.log"
+  "$pplda" keys deal --party early --party middle --party modern --bits "$bits" \
+    --out "$dir/keys" > "$dir/logs/keys.log"
+  cat > "$dir/coordinator.toml" <<TOML
+[coordinator]
+name = "coordinator"
+consortium = "certs/consortium.toml"
+vocabulary = "vocabulary.txt"
+public_key = "keys/public.key"
+state_dir = "state/coordinator"
+listen = "127.0.0.1:$base"
+metrics_listen = "127.0.0.1:$((base + 10))"
+[tls]
+ca = "certs/ca.crt"
+cert = "certs/coordinator.crt"
+key = "certs/coordinator.key"
+TOML
+  local i name
+  for i in 0 1 2; do
+    name=${consortium_names[$i]}
+    cat > "$dir/$name.toml" <<TOML
+[party]
+name = "$name"
+consortium = "certs/consortium.toml"
+documents = "${folders[$i]}"
+vocabulary = "vocabulary.txt"
+key_share = "keys/$name.key"
+state_dir = "state/$name"
+listen = "127.0.0.1:$((base + 1 + i))"
+metrics_listen = "127.0.0.1:$((base + 11 + i))"
+[input]
+split = "$split"
+window_words = $window
+max_tokens = $max_tokens
+[tls]
+ca = "certs/ca.crt"
+cert = "certs/$name.crt"
+key = "certs/$name.key"
+TOML
+  done
+}
+
+consortium_start() {
+  local dir=$1 name
+  "$coordinator_bin" --config "$dir/coordinator.toml" > "$dir/logs/coordinator.log" 2>&1 &
+  consortium_pids+=($!)
+  for name in "${consortium_names[@]}"; do
+    "$party_bin" --config "$dir/$name.toml" > "$dir/logs/$name.log" 2>&1 &
+    consortium_pids+=($!)
+  done
+  for name in coordinator "${consortium_names[@]}"; do
+    for _ in $(seq 1 300); do
+      grep -q "listening on" "$dir/logs/$name.log" 2>/dev/null && break
+      grep -q "error" "$dir/logs/$name.log" 2>/dev/null && break
+      sleep 0.1
+    done
+    if ! grep -q "listening on" "$dir/logs/$name.log"; then
+      echo "$name did not start:" >&2
+      cat "$dir/logs/$name.log" >&2
+      return 1
+    fi
+  done
+}
+
+consortium_stop() {
+  local pid
+  for pid in "${consortium_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${consortium_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  consortium_pids=()
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Benchmark: the secure protocol over the network (a coordinator and three
+# pplda-party daemons on loopback, mutual TLS, the real gRPC transport)
+# against the same run in one process (`pplda simulate`), measured in the
+# same benchmark run on the same workload, key size and vocabulary:
+# paper scale, 3 parties, about 3,000 tokens (one State of the Union
+# address per era cut into 100-word sentence windows of at most 20 tokens),
+# K = 5. Reports seconds per iteration of both and their ratio, and the
+# daemons' real-transport bytes and MPC rounds per iteration (party 0).
+#
+#   tests/bench/bench_daemons.sh [BITS ...]      (default: 1024 2048)
+#   BENCH_ITERATIONS=3 BENCH_OUT=out/bench-daemons
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo_root=$PWD
+./deploy/build.sh pplda pplda-party pplda-coordinator > /dev/null
+pplda=$PWD/build/cli/pplda
+party_bin=$PWD/build/party/daemon/pplda-party
+coordinator_bin=$PWD/build/coordinator/daemon/pplda-coordinator
+iterations=${BENCH_ITERATIONS:-3}
+root=${BENCH_OUT:-out/bench-daemons}
+bits_list=("$@")
+[ ${#bits_list[@]} -eq 0 ] && bits_list=(1024 2048)
+rm -rf "$root"
+mkdir -p "$root/docs/a" "$root/docs/b" "$root/docs/c"
+root=$(cd "$root" && pwd)
+ln -s "$PWD/data/sotu/1790-1860/1820_james_monroe_dr.txt" "$root/docs/a/"
+ln -s "$PWD/data/sotu/1861-1945/1861_abraham_lincoln_r.txt" "$root/docs/b/"
+ln -s "$PWD/data/sotu/1946-2021/1988_ronald_reagan_r.txt" "$root/docs/c/"
+mkdir -p "$root/docs/all"
+ln -s "$root"/docs/[abc]/*.txt "$root/docs/all/"
+# The public vocabulary: every term of the three addresses (min_df 1).
+$pplda --quiet prepare --input "$root/docs/all" --split sentences --window-words 100 \
+  --min-df 1 --test-every 0 --out "$root/vocabulary-source"
+vocabulary=$root/vocabulary-source/vocabulary.txt
+# shellcheck source=deploy/lib/local-consortium.sh
+source deploy/lib/local-consortium.sh
+trap consortium_stop EXIT
+
+printf "%-6s %-10s %12s %12s %8s %14s %12s\n" bits tokens "simulate s/it" "daemons s/it" ratio "MB/it party0" "rounds/it"
+for bits in "${bits_list[@]}"; do
+  dir=$root/$bits
+  consortium_setup "$dir" "$bits" 7600 "$vocabulary" sentences 100 20 \
+    "$root/docs/a" "$root/docs/b" "$root/docs/c"
+  # In one process: the same parties, key size, vocabulary and options.
+  $pplda --quiet simulate --party early="$root/docs/a" --party middle="$root/docs/b" \
+    --party modern="$root/docs/c" --vocabulary "$vocabulary" --split sentences \
+    --window-words 100 --max-tokens 20 --topics 5 --iterations "$iterations" \
+    --key-bits "$bits" --out "$dir/simulate-model.json" > "$dir/logs/simulate.log" 2>&1
+  consortium_start "$dir"
+  $pplda run start --config "$dir/coordinator.toml" --topics 5 --iterations "$iterations" \
+    --watch > "$dir/logs/run.log" 2>&1
+  $pplda run result --config "$dir/coordinator.toml" --out "$dir/daemons-model.json" > /dev/null
+  consortium_stop
+  python3 - "$dir" "$bits" "$iterations" <<'PY'
+import json, sys
+d, bits, its = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sim = json.load(open(f"{d}/simulate-model.json"))["metadata"]["training"]
+net = json.load(open(f"{d}/daemons-model.json"))["metadata"]
+t = net["training"]
+tokens = sum(p["tokens"] for p in net["corpus"]["parties"])
+s_sim = sim["iteration_seconds"] / its
+s_net = t["iteration_seconds"] / its
+print(f"{bits:<6} {tokens:<10} {s_sim:12.2f} {s_net:12.2f} {s_net / s_sim:8.2f} "
+      f"{t['mpc_bytes_sent_party0_last_iteration'] / 1e6:14.1f} {t['mpc_rounds_last_iteration']:12d}")
+PY
+done
