@@ -70,7 +70,7 @@ absl::Status RunCoordinatorDaemon(const std::filesystem::path& config_path) {
   options.call_timeout = std::chrono::seconds(config.party_call_timeout_seconds);
   options.threads = config.threads;
   options.metrics = &registry;
-  auto runs = std::make_unique<RunManager>(options);
+  ASSIGN_OR_RETURN(std::unique_ptr<RunManager> runs, RunManager::Create(options));
   CoordinatorService service(consortium, *runs);
   grpc::EnableDefaultHealthCheckService(true);
   grpc::ServerBuilder builder;

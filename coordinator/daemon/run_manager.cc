@@ -69,7 +69,50 @@ absl::Status WriteFileAtomically(const std::filesystem::path& path, const std::s
 
 }  // namespace
 
+absl::StatusOr<CoordinatorMetrics> CoordinatorMetrics::Register(net::MetricsRegistry& r) {
+  CoordinatorMetrics m;
+  ASSIGN_OR_RETURN(m.runs_started, r.AddCounter("pplda_coordinator_runs_total", "Runs by outcome",
+                                                {{"outcome", "started"}}));
+  ASSIGN_OR_RETURN(m.runs_published, r.AddCounter("pplda_coordinator_runs_total",
+                                                  "Runs by outcome", {{"outcome", "published"}}));
+  ASSIGN_OR_RETURN(m.runs_failed, r.AddCounter("pplda_coordinator_runs_total", "Runs by outcome",
+                                               {{"outcome", "failed"}}));
+  ASSIGN_OR_RETURN(m.iterations, r.AddCounter("pplda_coordinator_iterations_total",
+                                              "Iterations completed by the consortium"));
+  ASSIGN_OR_RETURN(m.coordinator_bytes,
+                   r.AddCounter("pplda_coordinator_ciphertext_bytes_total",
+                                "Ciphertext bytes received and relayed by the coordinator"));
+  ASSIGN_OR_RETURN(m.iteration, r.AddGauge("pplda_coordinator_iteration",
+                                           "Last completed iteration of the active run"));
+  ASSIGN_OR_RETURN(m.seconds_per_iteration,
+                   r.AddGauge("pplda_coordinator_seconds_per_iteration",
+                              "Mean seconds per iteration of the active run"));
+  ASSIGN_OR_RETURN(m.mpc_bytes_per_iteration,
+                   r.AddGauge("pplda_coordinator_mpc_bytes_per_iteration",
+                              "MPC payload bytes party 0 sent in the last iteration"));
+  ASSIGN_OR_RETURN(m.mpc_rounds_per_iteration,
+                   r.AddGauge("pplda_coordinator_mpc_rounds_per_iteration",
+                              "MPC rounds of the last iteration"));
+  for (const char* phase : {"selection", "exchange", "conversion", "weights", "draw", "update",
+                            "fold"}) {
+    ASSIGN_OR_RETURN(m.phase_seconds[phase],
+                     r.AddCounter("pplda_coordinator_phase_seconds_total",
+                                  "Seconds per protocol phase (party 0's; fold: the coordinator's)",
+                                  {{"phase", phase}}));
+  }
+  return m;
+}
+
 RunManager::RunManager(RunManagerOptions options) : options_(std::move(options)) {}
+
+absl::StatusOr<std::unique_ptr<RunManager>> RunManager::Create(RunManagerOptions options) {
+  if (options.metrics == nullptr) {
+    return absl::InvalidArgumentError("run manager: no metrics registry");
+  }
+  auto manager = std::unique_ptr<RunManager>(new RunManager(std::move(options)));
+  ASSIGN_OR_RETURN(manager->metrics_, CoordinatorMetrics::Register(*manager->options_.metrics));
+  return manager;
+}
 
 RunManager::~RunManager() {
   cancelled_ = true;
@@ -102,6 +145,7 @@ absl::StatusOr<std::string> RunManager::Start(pplda::v1::RunParameters parameter
   cancelled_ = false;
   model_json_.clear();
   started_ = std::chrono::steady_clock::now();
+  metrics_.runs_started->Increment();
   thread_ = std::thread(&RunManager::RunThread, this, run_id, std::move(parameters));
   changed_.notify_all();
   return run_id;
@@ -121,6 +165,7 @@ void RunManager::RunThread(std::string run_id, pplda::v1::RunParameters paramete
   if (!status.ok()) {
     const bool cancelled = status.code() == absl::StatusCode::kCancelled || cancelled_;
     spdlog::error("run {}: {}: {}", run_id, cancelled ? "cancelled" : "failed", status.ToString());
+    metrics_.runs_failed->Increment();
     Update([&](pplda::v1::RunStatus& s) {
       s.set_state(cancelled ? "cancelled" : "failed");
       s.set_error(std::string(status.message()));
@@ -170,7 +215,21 @@ absl::Status RunManager::Execute(const std::string& run_id,
   double iteration_seconds = 0;
   driver.on_step = [&](const IterationReport& r) {
     const RemoteCallStats calls = group->last_iteration();
-    if (r.iteration > 0) iteration_seconds += r.seconds;
+    if (r.iteration > 0) {
+      iteration_seconds += r.seconds;
+      metrics_.iterations->Increment();
+      metrics_.iteration->Set(r.iteration);
+      metrics_.seconds_per_iteration->Set(iteration_seconds / r.iteration);
+      metrics_.mpc_bytes_per_iteration->Set(static_cast<double>(calls.mpc_bytes_sent_party0));
+      metrics_.mpc_rounds_per_iteration->Set(static_cast<double>(calls.mpc_rounds));
+      metrics_.phase_seconds["selection"]->Increment(r.phases.selection);
+      metrics_.phase_seconds["exchange"]->Increment(r.phases.exchange);
+      metrics_.phase_seconds["conversion"]->Increment(r.phases.conversion);
+      metrics_.phase_seconds["weights"]->Increment(r.phases.weights);
+      metrics_.phase_seconds["draw"]->Increment(r.phases.draw);
+      metrics_.phase_seconds["update"]->Increment(r.phases.update);
+      metrics_.phase_seconds["fold"]->Increment(r.aggregation);
+    }
     Update([&](pplda::v1::RunStatus& s) {
       if (r.iteration == -1) return;
       s.set_state("iterating");
@@ -240,6 +299,8 @@ absl::Status RunManager::Execute(const std::string& run_id,
   if (ec) return absl::PermissionDeniedError("cannot create " + dir.string() + ": " + ec.message());
   RETURN_IF_ERROR(WriteFileAtomically(dir / "model.json", json));
   spdlog::info("run {}: published; model in {}", run_id, (dir / "model.json").string());
+  metrics_.runs_published->Increment();
+  metrics_.coordinator_bytes->Increment(static_cast<double>(run.stats.coordinator_bytes));
   std::lock_guard<std::mutex> lock(mu_);
   model_json_ = json;
   status_.set_state("published");

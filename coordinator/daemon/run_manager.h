@@ -16,6 +16,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -43,12 +44,28 @@ struct RunManagerOptions {
   std::filesystem::path state_dir;
   std::chrono::seconds call_timeout{3600};
   int threads = 0;
-  net::MetricsRegistry* metrics = nullptr;  // may be null
+  net::MetricsRegistry* metrics = nullptr;  // required; outlives the manager
+};
+
+// The coordinator's Prometheus metrics.
+struct CoordinatorMetrics {
+  net::Counter* runs_started = nullptr;
+  net::Counter* runs_published = nullptr;
+  net::Counter* runs_failed = nullptr;
+  net::Counter* iterations = nullptr;
+  net::Counter* coordinator_bytes = nullptr;
+  net::Gauge* iteration = nullptr;
+  net::Gauge* seconds_per_iteration = nullptr;
+  net::Gauge* mpc_bytes_per_iteration = nullptr;
+  net::Gauge* mpc_rounds_per_iteration = nullptr;
+  std::map<std::string, net::Counter*> phase_seconds;
+  static absl::StatusOr<CoordinatorMetrics> Register(net::MetricsRegistry& registry);
 };
 
 class RunManager {
  public:
-  explicit RunManager(RunManagerOptions options);
+  // InvalidArgument without a metrics registry or when registration fails.
+  static absl::StatusOr<std::unique_ptr<RunManager>> Create(RunManagerOptions options);
   ~RunManager();  // cancels and joins a running run
 
   // FailedPrecondition while a run is active; InvalidArgument for bad
@@ -64,12 +81,14 @@ class RunManager {
   absl::Status Cancel(const std::string& run_id, const std::string& reason);
 
  private:
+  explicit RunManager(RunManagerOptions options);
   void RunThread(std::string run_id, pplda::v1::RunParameters parameters);
   absl::Status Execute(const std::string& run_id, const pplda::v1::RunParameters& parameters);
   void Update(const std::function<void(pplda::v1::RunStatus&)>& change);
   absl::StatusOr<std::string> CheckRunId(const std::string& run_id) const;
 
   const RunManagerOptions options_;
+  CoordinatorMetrics metrics_;
   mutable std::mutex mu_;
   mutable std::condition_variable changed_;
   pplda::v1::RunStatus status_;
