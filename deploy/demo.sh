@@ -37,13 +37,13 @@ source deploy/lib/local-consortium.sh
 trap 'echo "== stopping the daemons"; consortium_stop' EXIT
 trap 'exit 130' INT TERM
 
-echo "== 1. the consortium's public vocabulary: terms in at least 20 sentence windows of data/sotu"
-$pplda --quiet prepare --input data/sotu --split sentences --min-df 20 --out "$out/vocabulary-source"
+echo "== 1. the consortium's public vocabulary: terms in at least 30 sentence windows of data/sotu"
+$pplda --quiet prepare --input data/sotu --split sentences --min-df 30 --out "$out/vocabulary-source"
 echo "   $(wc -l < "$out/vocabulary-source/vocabulary.txt") terms"
 
 echo "== 2. certificates, consortium file (deploy/make-certs.sh) and a dealt ${bits}-bit key"
 echo "   (pplda keys deal: TRUSTED DEALER, for demos only)"
-consortium_setup "$out" "$bits" "$base" "$out/vocabulary-source/vocabulary.txt" sentences 400 10 \
+consortium_setup "$out" "$bits" "$base" "$out/vocabulary-source/vocabulary.txt" sentences 400 5 \
   "$PWD/data/sotu/1790-1860" "$PWD/data/sotu/1861-1945" "$PWD/data/sotu/1946-2021"
 
 echo "== 3. starting the coordinator and three parties (early, middle, modern: one era each;"

@@ -247,8 +247,10 @@ absl::Status RunManager::Execute(const std::string& run_id,
       if (r.iteration == driver.iterations) s.set_state("publishing");
     });
     spdlog::info("run {}: {} done in {:.2f} s", run_id,
-                 r.iteration == 0 ? std::string("initialisation")
-                                  : absl::StrCat("iteration ", r.iteration),
+                 r.iteration == 0    ? std::string("initialisation")
+                 : r.iteration == -1 ? std::string("publication (confirmation, partial "
+                                                   "decryptions with proofs, verification)")
+                                     : absl::StrCat("iteration ", r.iteration),
                  r.seconds);
   };
   ASSIGN_OR_RETURN(DrivenRun run, DriveRun(*coordinator, *group, *options_.vocabulary, driver));
