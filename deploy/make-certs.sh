@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Creates a consortium's TLS material and consortium file with the openssl CLI:
 # a consortium CA, one certificate per participant (EC P-256 key, SAN
-# DNS:<name>, DNS:localhost, IP:127.0.0.1, client and server use), and
-# consortium.toml pinning every certificate by its SHA-256 fingerprint
-# (net/consortium_file.h).
+# DNS:<name>, DNS:localhost, IP:127.0.0.1, client and server use), one X25519
+# box key pair per compute party (seals relayed MPC frames: relay mode), and
+# consortium.toml pinning every certificate by its SHA-256 fingerprint and
+# every box public key (net/consortium_file.h).
 #
 #   deploy/make-certs.sh --out DIR [--name CONSORTIUM] [--days N] [--force] \
 #       --coordinator NAME=HOST:PORT --party NAME=HOST:PORT --party ... [--helper NAME=HOST:PORT]
 #
+# A compute party given as NAME=relay (--party early=relay) is in relay mode:
+# it has no address, never listens, and dials the coordinator.
 # Writes into DIR: ca.crt, ca.key, <name>.crt and <name>.key for every
-# participant, consortium.toml. Key files are mode 0600 (the daemons refuse
+# participant, <name>.box (the X25519 secret key, 64 hex digits) for every
+# compute party, consortium.toml. Key files are mode 0600 (the daemons refuse
 # anything looser); keep ca.key offline after the consortium is set up.
 # Refuses to touch an existing DIR unless --force (which replaces the files
 # it writes). Needs at least 3 compute parties (--party plus --helper) and
@@ -17,7 +21,7 @@
 set -euo pipefail
 
 usage() {
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 die() { echo "make-certs: $*" >&2; exit 1; }
@@ -29,7 +33,11 @@ add_participant() {  # role spec
   [[ "$spec" == *=* ]] || die "--$role $spec: expected NAME=HOST:PORT"
   local n=${spec%%=*} a=${spec#*=}
   [[ "$n" =~ ^[a-z0-9-]+$ ]] || die "--$role $spec: name must match [a-z0-9-]+"
-  [[ "$a" =~ ^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):[0-9]+$ ]] || die "--$role $spec: address must be HOST:PORT"
+  if [ "$a" = relay ]; then
+    [ "$role" != coordinator ] || die "--coordinator $spec: the coordinator cannot be in relay mode"
+  else
+    [[ "$a" =~ ^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):[0-9]+$ ]] || die "--$role $spec: address must be HOST:PORT (or relay)"
+  fi
   local existing
   for existing in "${names[@]+"${names[@]}"}"; do
     [ "$existing" != "$n" ] || die "participant name \"$n\" given twice"
@@ -112,10 +120,26 @@ EXT
   printf '%-12s %s  %s\n' "$n" "$(fingerprint "$out/$n.crt")" "$out/$n.crt"
 done
 
+# One X25519 box key pair per compute party: the raw 32-byte keys are the
+# last 32 bytes of the PKCS#8 / SubjectPublicKeyInfo DER encodings.
+raw_hex() { tail -c 32 | od -An -tx1 -v | tr -d ' \n'; }
+box_public=()
+for i in "${!names[@]}"; do
+  n=${names[$i]}
+  box_public+=("")
+  [ "${roles[$i]}" != coordinator ] || continue
+  openssl genpkey -algorithm X25519 -out "$tmp/$n.x25519.pem" 2>/dev/null
+  openssl pkey -in "$tmp/$n.x25519.pem" -outform DER | raw_hex > "$out/$n.box"
+  chmod 600 "$out/$n.box"
+  box_public[$i]=$(openssl pkey -in "$tmp/$n.x25519.pem" -pubout -outform DER | raw_hex)
+  [[ "${box_public[$i]}" =~ ^[0-9a-f]{64}$ ]] || die "could not make the box key of $n"
+done
+
 # The consortium file.
 {
   echo "# Written by deploy/make-certs.sh. Every participant is pinned by the"
-  echo "# SHA-256 fingerprint of its certificate's DER encoding."
+  echo "# SHA-256 fingerprint of its certificate's DER encoding; every compute party"
+  echo "# by its X25519 box public key (relay mode seals MPC frames with it)."
   echo "[consortium]"
   echo "name = \"$name\""
   echo "ca_fingerprint = \"$ca_fp\""
@@ -124,8 +148,15 @@ done
     echo "[[participant]]"
     echo "name = \"${names[$i]}\""
     echo "role = \"${roles[$i]}\""
-    echo "address = \"${addresses[$i]}\""
+    if [ "${addresses[$i]}" = relay ]; then
+      echo "relay = true"
+    else
+      echo "address = \"${addresses[$i]}\""
+    fi
     echo "cert_fingerprint = \"$(fingerprint "$out/${names[$i]}.crt")\""
+    if [ -n "${box_public[$i]}" ]; then
+      echo "box_public_key = \"${box_public[$i]}\""
+    fi
   done
 } > "$out/consortium.toml"
 chmod 644 "$out/consortium.toml"

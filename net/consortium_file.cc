@@ -19,7 +19,7 @@ namespace {
 
 constexpr absl::string_view kConsortiumKeys[] = {"name", "ca_fingerprint"};
 constexpr absl::string_view kParticipantKeys[] = {"name", "role", "address",
-                                                 "cert_fingerprint"};
+                                                 "cert_fingerprint", "box_public_key", "relay"};
 
 // Errors name the file and the key: "<file>: <key>: <what>".
 class ErrorContext {
@@ -214,9 +214,34 @@ absl::StatusOr<Consortium> Consortium::Parse(std::string_view toml_text,
     absl::StatusOr<ParticipantRole> parsed_role = ParseRole(role);
     if (!parsed_role.ok()) return ctx.Error(prefix + "role", parsed_role.status().message());
     p.role = *parsed_role;
-    ASSIGN_OR_RETURN(p.address, RequiredString(*table, "address", prefix + "address", ctx));
-    if (absl::Status s = ValidateAddress(p.address); !s.ok()) {
-      return ctx.Error(prefix + "address", absl::StrCat("\"", p.address, "\": ", s.message()));
+    if (const toml::node* relay = table->get("relay"); relay != nullptr) {
+      if (!relay->is_boolean()) return ctx.Error(prefix + "relay", "must be true or false");
+      p.relay = relay->as_boolean()->get();
+      if (p.relay && p.role == ParticipantRole::kCoordinator) {
+        return ctx.Error(prefix + "relay", "the coordinator cannot be in relay mode (it relays)");
+      }
+    }
+    if (!p.relay || table->get("address") != nullptr) {
+      ASSIGN_OR_RETURN(p.address, RequiredString(*table, "address", prefix + "address", ctx));
+      if (absl::Status s = ValidateAddress(p.address); !s.ok()) {
+        return ctx.Error(prefix + "address", absl::StrCat("\"", p.address, "\": ", s.message()));
+      }
+    }
+    if (table->get("box_public_key") != nullptr) {
+      if (p.role == ParticipantRole::kCoordinator) {
+        return ctx.Error(prefix + "box_public_key",
+                         "the coordinator has no box key (it never opens MPC frames)");
+      }
+      ASSIGN_OR_RETURN(const std::string box,
+                       RequiredString(*table, "box_public_key", prefix + "box_public_key", ctx));
+      const bool hex = box.size() == 64 && std::all_of(box.begin(), box.end(), [](char c) {
+                         return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+                       });
+      if (!hex) {
+        return ctx.Error(prefix + "box_public_key",
+                         "not an X25519 public key (64 hex digits)");
+      }
+      p.box_public_key = absl::AsciiStrToLower(box);
     }
     ASSIGN_OR_RETURN(const std::string fingerprint,
                      RequiredString(*table, "cert_fingerprint", prefix + "cert_fingerprint", ctx));
@@ -246,6 +271,18 @@ absl::StatusOr<Consortium> Consortium::Parse(std::string_view toml_text,
   if (out.coordinator_ < 0) {
     return ctx.Error("participant", "no participant has role \"coordinator\" (exactly one must)");
   }
+  if (out.relays_mpc()) {
+    for (size_t i = 0; i < out.participants_.size(); ++i) {
+      const Participant& p = out.participants_[i];
+      if (p.is_compute_party() && p.box_public_key.empty()) {
+        return ctx.Error(absl::StrCat("participant[", i, "].box_public_key"),
+                         absl::StrCat("missing for \"", p.name,
+                                      "\": a consortium with a relay-mode party relays all MPC "
+                                      "traffic sealed, so every compute party needs a box key "
+                                      "(deploy/make-certs.sh writes them)"));
+      }
+    }
+  }
   if (out.num_compute_parties_ < kMinComputeParties ||
       out.num_compute_parties_ > kMaxComputeParties) {
     return ctx.Error("participant",
@@ -257,6 +294,11 @@ absl::StatusOr<Consortium> Consortium::Parse(std::string_view toml_text,
 }
 
 const Participant& Consortium::coordinator() const { return participants_[coordinator_]; }
+
+bool Consortium::relays_mpc() const {
+  return std::any_of(participants_.begin(), participants_.end(),
+                     [](const Participant& p) { return p.is_compute_party() && p.relay; });
+}
 
 std::vector<Participant> Consortium::compute_parties() const {
   std::vector<Participant> out;

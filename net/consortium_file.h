@@ -10,7 +10,19 @@
 //   role = "coordinator"                       # coordinator | party | helper
 //   address = "127.0.0.1:7000"                 # host:port ([v6]:port allowed)
 //   cert_fingerprint = "..."                   # SHA-256 of its cert's DER, unique
+//   box_public_key = "..."                     # compute parties: X25519 public key
+//                                              # (64 hex), seals relayed MPC frames
+//   relay = true                               # compute parties: relay mode (optional)
 //
+// Relay mode (proto/relay_service.proto): a participant with relay = true
+// never listens; it dials the coordinator, which forwards its control calls
+// and its MPC frames. Such a participant needs no address (one given is
+// checked but unused). When any compute party is in relay mode
+// (relays_mpc()), all MPC traffic of every run goes through the
+// coordinator, sealed end to end with each compute party's box key, so every
+// compute party must then pin a box_public_key (the keys are bound to the
+// participants by the same file that pins their certificates). The
+// coordinator cannot be in relay mode and has no box key.
 // Rules: exactly one coordinator; at least 3 compute parties (role party or
 // helper, the MPC needs an honest majority of n >= 3) and at most 64.
 // Fingerprints are 64 hex digits, colons allowed ("AB:CD:..."), stored in
@@ -44,8 +56,10 @@ std::string_view RoleName(ParticipantRole role);
 struct Participant {
   std::string name;
   ParticipantRole role = ParticipantRole::kParty;
-  std::string address;           // host:port
+  std::string address;           // host:port; empty for a relay participant without one
   std::string cert_fingerprint;  // 64 lowercase hex digits
+  std::string box_public_key;    // 64 lowercase hex digits, or empty
+  bool relay = false;            // reached through the coordinator (relay mode)
   // MPC party id in [0, num_compute_parties()) for parties and helpers; -1
   // for the coordinator.
   int party_index = -1;
@@ -72,6 +86,9 @@ class Consortium {
   // Parties and helpers in file order; element i has party_index i.
   std::vector<Participant> compute_parties() const;
   int num_compute_parties() const { return num_compute_parties_; }
+  // True when some compute party is in relay mode: every run's MPC traffic
+  // is then relayed (sealed) through the coordinator.
+  bool relays_mpc() const;
 
   // NotFound naming the consortium when absent.
   absl::StatusOr<Participant> FindByName(std::string_view name) const;

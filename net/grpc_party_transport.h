@@ -74,6 +74,7 @@
 #include "net/frame_inbox.h"
 #include "net/message_limits.h"
 #include "net/party_link_service.h"
+#include "net/run_transport.h"
 #include "net/tls_identity.h"
 
 namespace pplda::net {
@@ -88,7 +89,7 @@ struct PartyEndpoint {
 // The consortium's compute parties by party index.
 std::vector<PartyEndpoint> ComputePartyEndpoints(const Consortium& consortium);
 
-class GrpcPartyTransport final : public crypto::PartyTransport {
+class GrpcPartyTransport final : public RunTransport {
  public:
   static constexpr std::chrono::seconds kDefaultReceiveTimeout{300};
 
@@ -118,9 +119,9 @@ class GrpcPartyTransport final : public crypto::PartyTransport {
   absl::Status Send(int to, uint64_t round, std::vector<uint8_t> payload) override;
   absl::StatusOr<std::vector<uint8_t>> Receive(int from, uint64_t round) override;
 
-  const std::string& run_id() const { return options_.run_id; }
+  const std::string& run_id() const override { return options_.run_id; }
   int iteration() const { return iteration_; }
-  void set_iteration(int iteration);
+  void set_iteration(int iteration) override;
 
   // Opens every outgoing stream now and waits until each peer's daemon has
   // accepted it; Unavailable naming the peers that did not within `timeout`.
@@ -128,13 +129,14 @@ class GrpcPartyTransport final : public crypto::PartyTransport {
   // Delivers every queued frame and half-closes the streams (waiting at most
   // `timeout` for the peers to acknowledge); returns the first link error.
   // Receive is unusable afterwards.
-  absl::Status Close(std::chrono::milliseconds timeout = std::chrono::seconds(60));
+  absl::Status Close(std::chrono::milliseconds timeout) override;
+  using RunTransport::Close;  // Close() waits kDefaultCloseTimeout (60 s)
   // Wakes every blocked Receive (Aborted with `cause`), cancels the streams
   // and drops queued frames. Idempotent: the first cause stays.
-  void Shutdown(const absl::Status& cause);
+  void Shutdown(const absl::Status& cause) override;
 
-  crypto::NetworkStats Stats() const;
-  void ResetStats();
+  crypto::NetworkStats Stats() const override;
+  void ResetStats() override;
 
  private:
   class PeerLink;

@@ -1,0 +1,186 @@
+#include "net/relay_party_transport.h"
+
+#include <sodium.h>
+
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "spdlog/spdlog.h"
+
+namespace pplda::net {
+
+absl::StatusOr<std::unique_ptr<RelayPartyTransport>> RelayPartyTransport::Create(
+    Options options, const BoxSecretKey& secret, RelayEndpoint& endpoint) {
+  FrameInbox::Options inbox_options;
+  inbox_options.run_id = options.run_id;
+  for (const FrameSealer::Party& p : options.parties) inbox_options.party_names.push_back(p.name);
+  inbox_options.party_id = options.party_id;
+  inbox_options.max_payload_bytes = options.max_payload_bytes;
+  inbox_options.receive_timeout = options.receive_timeout;
+  inbox_options.max_rounds_ahead = options.max_rounds_ahead;
+  inbox_options.initial_iteration = options.initial_iteration;
+  ASSIGN_OR_RETURN(std::shared_ptr<FrameInbox> inbox, FrameInbox::Create(inbox_options));
+  ASSIGN_OR_RETURN(std::unique_ptr<FrameSealer> sealer,
+                   FrameSealer::Create(options.run_id, options.party_id, options.parties, secret));
+  std::unique_ptr<RelayPartyTransport> transport(new RelayPartyTransport(
+      std::move(options), std::move(sealer), std::move(inbox), endpoint));
+  RETURN_IF_ERROR(endpoint.Attach(transport->run_id(), transport.get()));
+  return transport;
+}
+
+RelayPartyTransport::RelayPartyTransport(Options options, std::unique_ptr<FrameSealer> sealer,
+                                         std::shared_ptr<FrameInbox> inbox,
+                                         RelayEndpoint& endpoint)
+    : options_(std::move(options)),
+      sealer_(std::move(sealer)),
+      inbox_(std::move(inbox)),
+      endpoint_(endpoint),
+      iteration_(options_.initial_iteration),
+      messages_sent_(options_.parties.size(), 0),
+      bytes_sent_(options_.parties.size(), 0) {}
+
+RelayPartyTransport::~RelayPartyTransport() {
+  inbox_->Shutdown(absl::CancelledError("transport destroyed"));
+  if (attached_.exchange(false)) endpoint_.Detach(run_id(), this);
+}
+
+void RelayPartyTransport::set_iteration(int iteration) {
+  iteration_ = iteration;
+  inbox_->NoteProgress(iteration, 0);
+}
+
+void RelayPartyTransport::NoteSent(int to, uint64_t round, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  messages_sent_[to] += 1;
+  bytes_sent_[to] += bytes;
+  crypto::RoundTraffic& r = sent_per_round_[round];
+  r.round = round;
+  r.messages += 1;
+  r.bytes += bytes;
+}
+
+absl::Status RelayPartyTransport::Send(int to, uint64_t round, std::vector<uint8_t> payload) {
+  if (to < 0 || to >= num_parties() || to == party_id()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "party ", party_id(), " cannot send to party ", to, " (peers are 0..",
+        num_parties() - 1, ", excluding itself)"));
+  }
+  if (payload.size() > options_.max_payload_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "message of ", payload.size(), " bytes for party ", to, " in round ", round,
+        " exceeds the per-frame limit of ", options_.max_payload_bytes, " bytes"));
+  }
+  if (closed_) return absl::FailedPreconditionError("transport closed");
+  if (absl::Status cause = inbox_->shutdown_cause(); !cause.ok()) return cause;
+  inbox_->NoteProgress(iteration_, round);
+  absl::StatusOr<pplda::v1::SealedFrame> frame = sealer_->Seal(to, iteration_, round, payload);
+  const uint64_t bytes = payload.size();
+  // The shares leave this party only sealed; wipe the plaintext copy.
+  if (!payload.empty()) sodium_memzero(payload.data(), payload.size());
+  if (!frame.ok()) return frame.status();
+  NoteSent(to, round, bytes);
+  absl::Status forwarded = endpoint_.Forward(*std::move(frame));
+  if (!forwarded.ok()) {
+    const absl::Status failure(forwarded.code(),
+                               absl::StrCat("run ", run_id(), ": cannot send to party ", to, " (",
+                                            sealer_->party_name(to), ") through the relay: ",
+                                            forwarded.message()));
+    inbox_->Fail(failure);
+    return failure;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<uint8_t>> RelayPartyTransport::Receive(int from, uint64_t round) {
+  if (closed_) return absl::FailedPreconditionError("transport closed");
+  inbox_->NoteProgress(iteration_, round);
+  return inbox_->Take(from, iteration_, round);
+}
+
+void RelayPartyTransport::Deliver(const pplda::v1::SealedFrame& frame) {
+  absl::StatusOr<OpenedFrame> opened = sealer_->Open(frame);
+  absl::Status status = opened.status();
+  if (opened.ok()) {
+    status = inbox_->Accept(frame.sender(), opened->iteration, opened->round,
+                            std::move(opened->payload));
+  }
+  if (status.ok()) return;
+  spdlog::warn("relay: run {}: refused a sealed frame from {} ({} bytes): {} ({})", run_id(),
+               frame.sender(), frame.box().size(), std::string(status.message()),
+               absl::StatusCodeToString(status.code()));
+  if (status.code() == absl::StatusCode::kAborted) return;  // the run has already stopped
+  inbox_->Fail(absl::Status(status.code(),
+                            absl::StrCat("run ", run_id(), ": refused a frame relayed from \"",
+                                         frame.sender(), "\": ", status.message())));
+}
+
+void RelayPartyTransport::Notice(const pplda::v1::RelayNotice& notice) {
+  const absl::StatusCode code = notice.status_code() == 0
+                                    ? absl::StatusCode::kUnavailable
+                                    : static_cast<absl::StatusCode>(notice.status_code());
+  spdlog::warn("relay: run {}: the coordinator reports about {}: {}", run_id(), notice.party(),
+               notice.status_message());
+  inbox_->Fail(absl::Status(code, absl::StrCat("run ", run_id(), ": relay to party \"",
+                                               notice.party(), "\": ", notice.status_message())));
+}
+
+void RelayPartyTransport::Disconnected(const absl::Status& why) {
+  inbox_->Fail(absl::UnavailableError(absl::StrCat(
+      "run ", run_id(), ": the stream to the coordinator's relay ended: ", why.message())));
+}
+
+absl::Status RelayPartyTransport::Close(std::chrono::milliseconds timeout) {
+  (void)timeout;  // frames already forwarded are flushed by the endpoint
+  if (closed_.exchange(true)) return absl::OkStatus();
+  const absl::Status cause = inbox_->shutdown_cause();
+  inbox_->Shutdown(absl::CancelledError("transport closed"));
+  if (attached_.exchange(false)) endpoint_.Detach(run_id(), this);
+  // A failure other than our own shutdown is the link error Close reports.
+  if (!cause.ok() && cause.code() != absl::StatusCode::kAborted) return cause;
+  return absl::OkStatus();
+}
+
+void RelayPartyTransport::Shutdown(const absl::Status& cause) { inbox_->Shutdown(cause); }
+
+crypto::NetworkStats RelayPartyTransport::Stats() const {
+  const FrameInbox::ReceivedTraffic received = inbox_->Traffic();
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  const int n = num_parties();
+  const int me = party_id();
+  crypto::NetworkStats stats;
+  stats.parties.resize(n);
+  crypto::PartyTraffic& own = stats.parties[me];
+  for (int j = 0; j < n; ++j) {
+    if (j == me) continue;
+    crypto::PartyTraffic& peer = stats.parties[j];
+    peer.messages_sent = received.messages[j];
+    peer.bytes_sent = received.bytes[j];
+    peer.rounds_sending = received.messages[j];  // one message per round and pair
+    peer.messages_received = messages_sent_[j];
+    peer.bytes_received = bytes_sent_[j];
+    own.messages_sent += messages_sent_[j];
+    own.bytes_sent += bytes_sent_[j];
+    own.messages_received += received.messages[j];
+    own.bytes_received += received.bytes[j];
+  }
+  own.rounds_sending = sent_per_round_.size();
+  std::set<uint64_t> rounds = received.rounds;
+  for (const auto& [round, traffic] : sent_per_round_) {
+    stats.per_round.push_back(traffic);
+    rounds.insert(round);
+  }
+  stats.rounds = rounds.size();
+  return stats;
+}
+
+void RelayPartyTransport::ResetStats() {
+  inbox_->ResetTraffic();
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  messages_sent_.assign(messages_sent_.size(), 0);
+  bytes_sent_.assign(bytes_sent_.size(), 0);
+  sent_per_round_.clear();
+}
+
+}  // namespace pplda::net
