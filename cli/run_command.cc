@@ -27,6 +27,7 @@ struct RunFlags {
   double beta = 0.01;
   std::string draw = "binary";
   bool watch = false;
+  bool verify_conversion = false;
   std::string out = "model.json";
   std::string reason = "cancelled from the run CLI";
 };
@@ -84,6 +85,7 @@ absl::Status RunStart(const RunFlags& f) {
   p.set_alpha(f.alpha);
   p.set_beta(f.beta);
   p.set_draw_method(f.draw);
+  p.set_verify_conversion(f.verify_conversion);
   ASSIGN_OR_RETURN(std::string run_id, client->Start(p));
   std::printf("%s\n", run_id.c_str());
   std::fflush(stdout);
@@ -160,6 +162,9 @@ void AddRunCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) {
       ->capture_default_str()
       ->check(CLI::IsMember({"binary", "tree"}));
   start->add_flag("--watch", f->watch, "Follow the run until it ends");
+  start->add_flag("--verify-conversion", f->verify_conversion,
+                  "Proofs of correct decryption in every iteration, verified by every party "
+                  "(about 3x the conversion's cost; docs/performance.md)");
   start->callback([f, run] { *run = [f] { return RunStart(*f); }; });
 
   CLI::App* status = app->add_subcommand("status", "Show a run's state and who it waits for");

@@ -42,6 +42,7 @@ struct SimulateFlags {
   uint64_t seed = 1;
   int threads = 0;
   std::string draw = "binary";
+  bool verify_conversion = false;
   std::string out = "model.json";
   std::string mixtures_dir;
 };
@@ -161,6 +162,7 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
   options.lda = f.lda;
   options.lda.draw_method =
       f.draw == "tree" ? crypto::DrawMethod::kParallelTree : crypto::DrawMethod::kBinarySearch;
+  options.lda.verify_conversion = f.verify_conversion;
   options.iterations = f.iterations;
   options.seed = f.seed;
   options.threads = f.threads;
@@ -208,6 +210,7 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
         {"draw", s.phases.draw}, {"update", s.phases.update}}},
       {"partial_decryptions", s.partial_decryptions},
       {"mpc_rounds", s.rounds},
+      {"conversion_proofs_verified", f.verify_conversion},
       {"mpc_bytes_sent_per_party", bytes},
       {"coordinator_bytes", s.coordinator_bytes}};
   AddStandardMetadata(&result.model.metadata, training, data.info);
@@ -272,6 +275,8 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
   app->add_option("--draw", flags->draw, "Secure draw: binary (binary search) or tree")
       ->capture_default_str()
       ->check(CLI::IsMember({"binary", "tree"}));
+  app->add_flag("--verify-conversion", flags->verify_conversion,
+               "Proofs of correct decryption in every iteration, verified by every party");
   app->add_option("--seed", flags->seed, "Seed of the initial topics (the protocol's own "
                                          "randomness comes from the OS generator)")
       ->capture_default_str();

@@ -188,7 +188,12 @@ absl::StatusOr<Shares> CiphertextToShares::Convert(MpcEngine& engine,
   std::vector<PartialDecryptionBatch> partials(decryptors);
   std::vector<std::vector<uint8_t>> partial_payloads(n);
   if (me < decryptors) {
-    ASSIGN_OR_RETURN(partials[me], key_share_->PartialDecryptBatch(masked, pool_));
+    if (proof_rng_ != nullptr) {
+      ASSIGN_OR_RETURN(partials[me],
+                       key_share_->PartialDecryptBatchWithProofs(masked, *proof_rng_, pool_));
+    } else {
+      ASSIGN_OR_RETURN(partials[me], key_share_->PartialDecryptBatch(masked, pool_));
+    }
     const std::string partial_bytes =
         PartialDecryptionBatchToProto(key, partials[me]).SerializeAsString();
     for (int j = 0; j < n; ++j) {
@@ -213,6 +218,12 @@ absl::StatusOr<Shares> CiphertextToShares::Convert(MpcEngine& engine,
       return absl::InvalidArgumentError(absl::StrCat(
           what, ": the batch is signed as Paillier party ", partials[j].party, ", expected ",
           j + 1));
+    }
+    if (proof_rng_ != nullptr) {
+      absl::Status verified = combiner_.VerifyBatch(masked, partials[j], pool_);
+      if (!verified.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(what, ": ", verified.message()));
+      }
     }
   }
   ASSIGN_OR_RETURN(std::vector<mpz_class> opened, combiner_.CombineBatch(partials, pool_));

@@ -40,10 +40,19 @@
 // InvalidArgument / OutOfRange naming the party. Ciphertexts that differ
 // between parties make the partial decryptions inconsistent and are
 // reported the same way.
+// Verified mode (EnableProofs(rng)): the decrypting parties attach Shoup
+// proofs of correct decryption (decryption_proof.h) to their partials and
+// every receiver verifies each peer's batch before combining, so a party
+// that sends a wrong partial is named (InvalidArgument) instead of silently
+// corrupting the opened values. Cost: the proofs triple the decryptors'
+// exponentiations and each receiver verifies (T - 1) batches (about 4
+// exponentiations per value); docs/performance.md gives the measured cost.
 // Thread-safety: Convert() is const but uses the engine, which belongs to
 // one thread.
 #ifndef PPLDA_CRYPTO_SHARE_CONVERSION_H_
 #define PPLDA_CRYPTO_SHARE_CONVERSION_H_
+
+#include "crypto/secure_rng.h"
 
 #include <gmpxx.h>
 
@@ -75,6 +84,10 @@ class CiphertextToShares {
                                                    const PaillierEncryptor& encryptor,
                                                    ThreadPool* pool = nullptr);
 
+  // Verified mode: proofs drawn from `rng` (must outlive the converter).
+  void EnableProofs(SecureRng& rng) { proof_rng_ = &rng; }
+  bool proofs_enabled() const { return proof_rng_ != nullptr; }
+
   // This party's shares of the `count` slot values packed in `ciphertexts`.
   absl::StatusOr<Shares> Convert(MpcEngine& engine, absl::Span<const Ciphertext> ciphertexts,
                                  size_t count) const;
@@ -97,6 +110,7 @@ class CiphertextToShares {
   PaillierEvaluator evaluator_;
   PaillierCombiner combiner_;
   ThreadPool* pool_;
+  SecureRng* proof_rng_ = nullptr;  // verified mode when set
 };
 
 }  // namespace pplda::crypto

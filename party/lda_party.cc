@@ -125,6 +125,7 @@ absl::StatusOr<std::unique_ptr<LdaParty>> LdaParty::Create(
                    crypto::CiphertextToShares::Create(key_share, p->plan_.layout(), encryptor,
                                                       pool));
   p->converter_ = std::make_unique<crypto::CiphertextToShares>(std::move(converter));
+  if (plan.options().verify_conversion) p->converter_->EnableProofs(proof_rng);
   return p;
 }
 

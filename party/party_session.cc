@@ -176,6 +176,7 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
   options.beta = parameters_.beta();
   options.draw_method = parameters_.draw_method() == "tree" ? crypto::DrawMethod::kParallelTree
                                                               : crypto::DrawMethod::kBinarySearch;
+  options.verify_conversion = parameters_.verify_conversion();
   ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(n, (n - 1) / 2));
   const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
   ASSIGN_OR_RETURN(SecureLdaPlan plan,

@@ -61,6 +61,9 @@ struct SecureLdaOptions {
   double alpha = 0.1;
   double beta = 0.01;
   crypto::DrawMethod draw_method = crypto::DrawMethod::kBinarySearch;
+  // Proofs of correct decryption in every iteration's conversion, verified
+  // by every receiver (crypto/share_conversion.h, verified mode).
+  bool verify_conversion = false;
 };
 
 class SecureLdaPlan {

@@ -201,6 +201,7 @@ absl::Status RunManager::Execute(const std::string& run_id,
   lda.beta = parameters.beta();
   lda.draw_method = parameters.draw_method() == "tree" ? crypto::DrawMethod::kParallelTree
                                                        : crypto::DrawMethod::kBinarySearch;
+  lda.verify_conversion = parameters.verify_conversion();
   ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(n, MpcThreshold(n)));
   ASSIGN_OR_RETURN(party::SecureLdaPlan plan,
                    party::SecureLdaPlan::Create(lda, options_.vocabulary->size(), tokens,
@@ -278,6 +279,7 @@ absl::Status RunManager::Execute(const std::string& run_id,
                    {"consortium", options_.consortium->name()},
                    {"iterations", parameters.iterations()},
                    {"draw", parameters.draw_method()},
+                   {"conversion_proofs_verified", parameters.verify_conversion()},
                    {"alpha_effective", run.model.alpha},
                    {"beta_effective", run.model.beta},
                    {"init_seconds", run.stats.init_seconds},

@@ -4,7 +4,8 @@
 // default preprocessing with min_df = 1, each window capped at 20 tokens:
 // 150 documents, 3,000 tokens), K = 5, 1024- and 2048-bit fixed test keys.
 // Case arguments: modulus bits / K / documents per party (100 doubles the
-// tokens). Each case runs `kIterations` secure iterations once (set-up,
+// tokens) / verify (1: proofs of correct decryption in every conversion,
+// verified by every party). Each case runs `kIterations` secure iterations once (set-up,
 // initial encryption and publication are outside the per-iteration figure).
 //
 // Counters: s_per_iteration; phase seconds per iteration (party 0:
@@ -49,6 +50,7 @@ void BM_SecureLda(benchmark::State& state) {
   const size_t bits = static_cast<size_t>(state.range(0));
   const int K = static_cast<int>(state.range(1));
   const int docs = static_cast<int>(state.range(2));
+  const bool verify = state.range(3) != 0;
   auto slice = protocol_testing::SotuSlice(docs, 20, 0);
   auto key = crypto::MakeTestKey(bits, crypto::SharingScheme::kShamir, 3, 2, 5);
   if (!slice.ok() || !key.ok()) {
@@ -57,6 +59,7 @@ void BM_SecureLda(benchmark::State& state) {
   }
   simulation::LocalConsortiumOptions options;
   options.lda.num_topics = K;
+  options.lda.verify_conversion = verify;
   options.iterations = kIterations;
   options.threads = 0;
   simulation::LocalConsortiumResult result;
@@ -94,11 +97,13 @@ void BM_SecureLda(benchmark::State& state) {
 }
 
 BENCHMARK(BM_SecureLda)
-    ->ArgNames({"bits", "K", "docs"})
-    ->Args({1024, 5, 50})
-    ->Args({2048, 5, 50})
-    ->Args({1024, 10, 50})
-    ->Args({1024, 5, 100})
+    ->ArgNames({"bits", "K", "docs", "verify"})
+    ->Args({1024, 5, 50, 0})
+    ->Args({2048, 5, 50, 0})
+    ->Args({1024, 10, 50, 0})
+    ->Args({1024, 5, 100, 0})
+    ->Args({1024, 5, 50, 1})
+    ->Args({2048, 5, 50, 1})
     ->Iterations(1)
     ->Unit(benchmark::kSecond)
     ->UseRealTime();

@@ -33,18 +33,19 @@ class ShareConversionTest : public ::testing::Test {
     return encryptor_->EncryptBatch(packed, nullptr).value();
   }
 
-  std::vector<CiphertextToShares> Converters() {
+  std::vector<CiphertextToShares> Converters(bool proofs = false) {
     std::vector<CiphertextToShares> out;
     for (int p = 0; p < 3; ++p) {
       out.push_back(CiphertextToShares::Create(dealt_->shares[p], *layout_, *encryptor_).value());
+      if (proofs) out.back().EnableProofs(proof_rngs_[p]);
     }
     return out;
   }
 
   // Runs the conversion at every party (party p sees inputs[p]).
   absl::StatusOr<FieldVector> Convert(const std::vector<std::vector<Ciphertext>>& inputs,
-                                      size_t count) {
-    std::vector<CiphertextToShares> converters = Converters();
+                                      size_t count, bool proofs = false) {
+    std::vector<CiphertextToShares> converters = Converters(proofs);
     std::vector<Shares> out(3);
     RETURN_IF_ERROR(bed_->Run([&](MpcEngine& e) -> absl::Status {
       ASSIGN_OR_RETURN(out[e.party_id()],
@@ -55,6 +56,7 @@ class ShareConversionTest : public ::testing::Test {
   }
 
   SeededRng rng_{17};
+  SeededRng proof_rngs_[3] = {SeededRng(31), SeededRng(32), SeededRng(33)};
   std::unique_ptr<DealtKey> dealt_;
   std::unique_ptr<PackingLayout> layout_;
   std::unique_ptr<PaillierEncryptor> encryptor_;
@@ -119,6 +121,27 @@ TEST_F(ShareConversionTest, InconsistentInputsAreDetected) {
   auto got = Convert({other, cts, cts}, 3);
   EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(got.status().message(), HasSubstr("inconsistent partial decryptions"));
+}
+
+TEST_F(ShareConversionTest, VerifiedModeOpensTheSameValues) {
+  const std::vector<int64_t> values = {5, -7, 0, 123456, -1};
+  const std::vector<Ciphertext> cts = Encrypt(values);
+  auto got = Convert({cts, cts, cts}, values.size(), /*proofs=*/true);
+  ASSERT_TRUE(got.ok()) << got.status();
+  for (size_t i = 0; i < values.size(); ++i) EXPECT_EQ((*got)[i].ToSigned(), values[i]) << i;
+  EXPECT_EQ(bed_->engine(0).rounds(), 2u);  // proofs ride in the same round
+}
+
+TEST_F(ShareConversionTest, VerifiedModeNamesThePartyWhosePartialsAreWrong) {
+  // As above, party 0 holds other ciphertexts than parties 1 and 2; with
+  // proofs each receiver names a party whose partials do not verify against
+  // its own ciphertexts, before any combination.
+  const std::vector<Ciphertext> cts = Encrypt({1, 2, 3});
+  const std::vector<Ciphertext> other = Encrypt({1, 2, 4});
+  auto got = Convert({other, cts, cts}, 3, /*proofs=*/true);
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(got.status().message()),
+              ::testing::MatchesRegex(".*partial decryptions from party [01]: .*proof.*"));
 }
 
 TEST_F(ShareConversionTest, CiphertextOutsideTheGroupIsRejected) {
