@@ -15,6 +15,8 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "lda/vocabulary_file.h"
 #include "net/metrics_server.h"
+#include "net/party_link_service.h"
+#include "net/relay_hub.h"
 #include "net/tls_identity.h"
 #include "party/party_session.h"
 #include "spdlog/spdlog.h"
@@ -70,6 +72,14 @@ absl::Status RunCoordinatorDaemon(const std::filesystem::path& config_path) {
   options.call_timeout = std::chrono::seconds(config.party_call_timeout_seconds);
   options.threads = config.threads;
   options.metrics = &registry;
+  // Relay mode (net/relay_hub.h): when a compute party has relay = true,
+  // every party keeps an outbound stream here; the hub forwards their sealed
+  // MPC frames and carries the control calls of the relay-mode parties.
+  std::unique_ptr<net::RelayHub> relay;
+  if (consortium.relays_mpc()) {
+    relay = std::make_unique<net::RelayHub>(consortium);
+    options.relay = relay.get();
+  }
   ASSIGN_OR_RETURN(std::unique_ptr<RunManager> runs, RunManager::Create(options));
   CoordinatorService service(consortium, *runs);
   grpc::EnableDefaultHealthCheckService(true);
@@ -77,6 +87,10 @@ absl::Status RunCoordinatorDaemon(const std::filesystem::path& config_path) {
   int port = 0;
   builder.AddListeningPort(config.listen, identity.server_credentials(), &port);
   builder.RegisterService(&service);
+  if (relay != nullptr) {
+    net::ConfigureServerBuilder(builder);  // frame-sized messages, keepalive pings
+    builder.RegisterService(relay.get());
+  }
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || port == 0) {
     return absl::UnavailableError(absl::StrCat(config_path.string(),
@@ -90,12 +104,14 @@ absl::Status RunCoordinatorDaemon(const std::filesystem::path& config_path) {
     ASSIGN_OR_RETURN(metrics_server, net::MetricsServer::Start(registry, metrics));
   }
   spdlog::info("pplda-coordinator {} of consortium {} ({} compute parties) listening on {} "
-               "(mutual TLS)",
-               config.name, consortium.name(), consortium.num_compute_parties(), config.listen);
+               "(mutual TLS){}",
+               config.name, consortium.name(), consortium.num_compute_parties(), config.listen,
+               relay ? "; relaying sealed MPC frames (relay mode)" : "");
   int signal = 0;
   sigwait(&set, &signal);
   spdlog::info("received {}, shutting down", signal == SIGTERM ? "SIGTERM" : "SIGINT");
   runs.reset();  // aborts an active run at every party
+  if (relay) relay->Shutdown();  // ends the parties' streams (they redial until they stop)
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   if (metrics_server) metrics_server->Stop();
   spdlog::info("stopped");

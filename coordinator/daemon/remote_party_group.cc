@@ -18,23 +18,30 @@ RemotePartyGroup::RemotePartyGroup(std::string coordinator_name, std::string run
                                    const net::Consortium& consortium,
                                    const net::TlsIdentity& identity,
                                    crypto::ThresholdPublicKeyPtr key,
-                                   std::chrono::seconds call_timeout)
+                                   std::chrono::seconds call_timeout, net::RelayHub* relay)
     : name_(std::move(coordinator_name)),
       run_id_(std::move(run_id)),
       key_(std::move(key)),
       call_timeout_(call_timeout),
       parties_(consortium.compute_parties()) {
-  const int max_bytes = net::MaxMessageBytes(net::kDefaultMaxPayloadBytes);
   for (const net::Participant& p : parties_) {
-    stubs_.push_back(pplda::v1::PartyControl::NewStub(
-        net::CreatePeerChannel(identity, p.address, p.name, max_bytes)));
+    if (p.relay && relay != nullptr) {
+      clients_.push_back(NewRelayPartyControlClient(*relay, p.name));
+    } else {
+      // A relay-mode party without a hub has no address: its calls fail
+      // with Unavailable naming it (the daemon always makes the hub).
+      clients_.push_back(NewGrpcPartyControlClient(identity, p));
+    }
   }
 }
 
-std::unique_ptr<grpc::ClientContext> RemotePartyGroup::Context() const {
-  auto context = std::make_unique<grpc::ClientContext>();
-  context->set_deadline(std::chrono::system_clock::now() + call_timeout_);
-  return context;
+PartyControlClient::Deadline RemotePartyGroup::Deadline() const {
+  return std::chrono::system_clock::now() + call_timeout_;
+}
+
+std::string RemotePartyGroup::Describe(int party) const {
+  const net::Participant& p = parties_[party];
+  return absl::StrCat(p.name, " (", p.relay ? "relay mode" : p.address, ")");
 }
 
 absl::Status RemotePartyGroup::ForEachParty(const std::string& step,
@@ -66,8 +73,7 @@ absl::Status RemotePartyGroup::ForEachParty(const std::string& step,
   }
   if (first < 0) return absl::OkStatus();
   const absl::Status& s = results[first];
-  absl::Status error(s.code(), absl::StrCat(step, ": party ", parties_[first].name, " (",
-                                            parties_[first].address, "): ", s.message()));
+  absl::Status error(s.code(), absl::StrCat(step, ": party ", Describe(first), ": ", s.message()));
   Abort(std::string(error.message()));
   return error;
 }
@@ -79,10 +85,8 @@ void RemotePartyGroup::Abort(const std::string& reason) {
       pplda::v1::AbortRequest request;
       *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
       request.set_reason(reason);
-      pplda::v1::AbortReply reply;
-      grpc::ClientContext context;
-      context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-      stubs_[p]->Abort(&context, request, &reply);
+      (void)clients_[p]->Abort(request,
+                               std::chrono::system_clock::now() + std::chrono::seconds(10));
     });
   }
   for (std::thread& t : threads) t.join();
@@ -108,8 +112,7 @@ absl::StatusOr<std::vector<int64_t>> RemotePartyGroup::Join(
     pplda::v1::JoinRequest request;
     *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
     *request.mutable_parameters() = parameters;
-    pplda::v1::JoinReply reply;
-    RETURN_IF_ERROR(net::FromGrpcStatus(stubs_[p]->Join(Context().get(), request, &reply)));
+    ASSIGN_OR_RETURN(pplda::v1::JoinReply reply, clients_[p]->Join(request, Deadline()));
     if (reply.party_index() != static_cast<uint32_t>(p)) {
       return absl::FailedPreconditionError(absl::StrCat(
           "answers as compute party ", reply.party_index(), ", the consortium file says ", p));
@@ -134,8 +137,7 @@ absl::StatusOr<std::vector<party::CountUpdate>> RemotePartyGroup::InitialCounts(
     for (int q = 0; q < num_parties(); ++q) {
       request.add_tokens_per_party(static_cast<uint64_t>(plan_->tokens_of(q)));
     }
-    pplda::v1::PrepareReply reply;
-    RETURN_IF_ERROR(net::FromGrpcStatus(stubs_[p]->Prepare(Context().get(), request, &reply)));
+    ASSIGN_OR_RETURN(pplda::v1::PrepareReply reply, clients_[p]->Prepare(request, Deadline()));
     ASSIGN_OR_RETURN(updates[p], party::CountUpdateFromProto(reply.initial_counts(), run_id_,
                                                              *key_, *plan_));
     return absl::OkStatus();
@@ -153,8 +155,7 @@ absl::StatusOr<IterationOutput> RemotePartyGroup::Iterate(
   IterationOutput out;
   out.updates.resize(num_parties());
   RETURN_IF_ERROR(ForEachParty(absl::StrCat("iteration ", iteration), [&](int p) -> absl::Status {
-    pplda::v1::IterateReply reply;
-    RETURN_IF_ERROR(net::FromGrpcStatus(stubs_[p]->Iterate(Context().get(), request, &reply)));
+    ASSIGN_OR_RETURN(pplda::v1::IterateReply reply, clients_[p]->Iterate(request, Deadline()));
     ASSIGN_OR_RETURN(out.updates[p],
                      party::CountUpdateFromProto(reply.update(), run_id_, *key_, *plan_));
     if (p == 0) {
@@ -181,8 +182,7 @@ absl::StatusOr<std::vector<party::DecryptionShare>> RemotePartyGroup::Publish(
   RETURN_IF_ERROR(ForEachParty("publication", [&](int p) -> absl::Status {
     pplda::v1::PublishRequest mine = request;
     mine.set_decrypt(p < decryptors);
-    pplda::v1::PublishReply reply;
-    RETURN_IF_ERROR(net::FromGrpcStatus(stubs_[p]->Publish(Context().get(), mine, &reply)));
+    ASSIGN_OR_RETURN(pplda::v1::PublishReply reply, clients_[p]->Publish(mine, Deadline()));
     mixtures_paths_[p] = reply.mixtures_path();
     if (p < decryptors) {
       shares[p].run_id = run_id_;

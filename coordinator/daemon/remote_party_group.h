@@ -9,6 +9,9 @@
 // Join and Prepare precede the PartyGroup steps: Join checks every party
 // holds the run's vocabulary and gathers the token totals; InitialCounts
 // sends Prepare with all totals.
+// Relay mode: a party with relay = true in the consortium file is called
+// through the coordinator's RelayHub (down its own outbound stream) instead
+// of being dialled (coordinator/daemon/party_control_client.h).
 // Thread-safety: one caller at a time for the steps; waiting_for() and
 // Abort() from any thread.
 #ifndef PPLDA_COORDINATOR_DAEMON_REMOTE_PARTY_GROUP_H_
@@ -22,9 +25,11 @@
 #include <string>
 #include <vector>
 
+#include "coordinator/daemon/party_control_client.h"
 #include "coordinator/party_group.h"
 #include "crypto/paillier_threshold_key.h"
 #include "net/consortium_file.h"
+#include "net/relay_hub.h"
 #include "net/tls_identity.h"
 #include "party/secure_lda_plan.h"
 #include "proto/party_control_service.grpc.pb.h"
@@ -38,10 +43,12 @@ struct RemoteCallStats {
 
 class RemotePartyGroup : public PartyGroup {
  public:
-  // `identity`, `consortium` and `key` must outlive the group.
+  // `identity`, `consortium`, `key` and `relay` must outlive the group;
+  // `relay` may be null when no party is in relay mode.
   RemotePartyGroup(std::string coordinator_name, std::string run_id,
                    const net::Consortium& consortium, const net::TlsIdentity& identity,
-                   crypto::ThresholdPublicKeyPtr key, std::chrono::seconds call_timeout);
+                   crypto::ThresholdPublicKeyPtr key, std::chrono::seconds call_timeout,
+                   net::RelayHub* relay = nullptr);
 
   // Join: every party checks the parameters and its vocabulary; returns the
   // token totals by party index.
@@ -69,14 +76,16 @@ class RemotePartyGroup : public PartyGroup {
   // failure as "<party name>: <status>" and aborts the run on failure.
   absl::Status ForEachParty(const std::string& step,
                             const std::function<absl::Status(int party)>& call);
-  std::unique_ptr<grpc::ClientContext> Context() const;
+  PartyControlClient::Deadline Deadline() const;
+  // "<name> (<address>)", or "<name> (relay mode)".
+  std::string Describe(int party) const;
 
   const std::string name_;
   const std::string run_id_;
   const crypto::ThresholdPublicKeyPtr key_;
   const std::chrono::seconds call_timeout_;
   std::vector<net::Participant> parties_;
-  std::vector<std::unique_ptr<pplda::v1::PartyControl::Stub>> stubs_;
+  std::vector<std::unique_ptr<PartyControlClient>> clients_;  // by party index
   std::unique_ptr<party::SecureLdaPlan> plan_;
   int iterations_ = 0;
   std::vector<std::string> mixtures_paths_;

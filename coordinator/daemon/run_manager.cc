@@ -184,7 +184,7 @@ absl::Status RunManager::Execute(const std::string& run_id,
                                  const pplda::v1::RunParameters& parameters) {
   auto group = std::make_shared<RemotePartyGroup>(options_.name, run_id, *options_.consortium,
                                                   *options_.identity, options_.key,
-                                                  options_.call_timeout);
+                                                  options_.call_timeout, options_.relay);
   {
     std::lock_guard<std::mutex> lock(mu_);
     group_ = group;

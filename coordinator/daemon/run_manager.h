@@ -45,6 +45,8 @@ struct RunManagerOptions {
   std::chrono::seconds call_timeout{3600};
   int threads = 0;
   net::MetricsRegistry* metrics = nullptr;  // required; outlives the manager
+  // Relay mode: reaches the relay-mode parties (null when none is).
+  net::RelayHub* relay = nullptr;
 };
 
 // The coordinator's Prometheus metrics.

@@ -7,9 +7,18 @@
 #   three party folders: parties early, middle, modern on ports BASE+1..3,
 #   the coordinator on BASE; metrics on BASE+10..13.
 # consortium_start DIR     starts the daemons (logs in DIR/logs), waits until they listen
+#                          (or, in relay mode, until they reached the coordinator)
 # consortium_stop          SIGTERM to every daemon started, then waits for them
+# Relay mode: set consortium_relay to the names of the parties that never
+# listen and dial the coordinator instead (e.g. consortium_relay="middle"),
+# before consortium_setup; every party then relays its MPC frames, sealed.
 consortium_names=(early middle modern)
 consortium_pids=()
+consortium_relay=${consortium_relay:-}
+
+consortium_is_relay() {  # name
+  [[ " $consortium_relay " == *" $1 "* ]]
+}
 
 consortium_setup() {
   local dir=$1 bits=$2 base=$3 vocabulary=$4 split=$5 window=$6 max_tokens=$7
@@ -19,8 +28,13 @@ consortium_setup() {
   cp "$vocabulary" "$dir/vocabulary.txt"
   "$repo_root/deploy/make-certs.sh" --out "$dir/certs" --name local-consortium \
     --coordinator "coordinator=127.0.0.1:$base" \
-    --party "early=127.0.0.1:$((base + 1))" --party "middle=127.0.0.1:$((base + 2))" \
-    --party "modern=127.0.0.1:$((base + 3))" > "$dir/logs/make-certs.log"
+    $(for i in 0 1 2; do
+        if consortium_is_relay "${consortium_names[$i]}"; then
+          echo "--party ${consortium_names[$i]}=relay"
+        else
+          echo "--party ${consortium_names[$i]}=127.0.0.1:$((base + 1 + i))"
+        fi
+      done) > "$dir/logs/make-certs.log"
   "$pplda" keys deal --party early --party middle --party modern --bits "$bits" \
     --out "$dir/keys" > "$dir/logs/keys.log"
   cat > "$dir/coordinator.toml" <<TOML
@@ -37,9 +51,11 @@ ca = "certs/ca.crt"
 cert = "certs/coordinator.crt"
 key = "certs/coordinator.key"
 TOML
-  local i name
+  local i name listen
   for i in 0 1 2; do
     name=${consortium_names[$i]}
+    listen="listen = \"127.0.0.1:$((base + 1 + i))\""
+    if consortium_is_relay "$name"; then listen="# relay mode: never listens"; fi
     cat > "$dir/$name.toml" <<TOML
 [party]
 name = "$name"
@@ -48,7 +64,8 @@ documents = "${folders[$i]}"
 vocabulary = "vocabulary.txt"
 key_share = "keys/$name.key"
 state_dir = "state/$name"
-listen = "127.0.0.1:$((base + 1 + i))"
+$listen
+box_key = "certs/$name.box"
 metrics_listen = "127.0.0.1:$((base + 11 + i))"
 [input]
 split = "$split"
@@ -70,13 +87,16 @@ consortium_start() {
     "$party_bin" --config "$dir/$name.toml" > "$dir/logs/$name.log" 2>&1 &
     consortium_pids+=($!)
   done
+  local ready
   for name in coordinator "${consortium_names[@]}"; do
+    ready="listening on"
+    if consortium_is_relay "$name"; then ready="relay connected"; fi
     for _ in $(seq 1 300); do
-      grep -q "listening on" "$dir/logs/$name.log" 2>/dev/null && break
+      grep -q "$ready" "$dir/logs/$name.log" 2>/dev/null && break
       grep -q "error" "$dir/logs/$name.log" 2>/dev/null && break
       sleep 0.1
     done
-    if ! grep -q "listening on" "$dir/logs/$name.log"; then
+    if ! grep -q "$ready" "$dir/logs/$name.log"; then
       echo "$name did not start:" >&2
       cat "$dir/logs/$name.log" >&2
       return 1

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "net/grpc_status.h"
+#include "net/protocol_version.h"
 #include "net/request_check.h"
 #include "party/protocol_wire.h"
 #include "spdlog/spdlog.h"
@@ -32,16 +33,12 @@ absl::StatusOr<PartyMetrics> PartyMetrics::Register(net::MetricsRegistry& regist
 }
 
 PartyControlService::PartyControlService(std::string name, const net::Consortium& consortium,
-                                         const net::TlsIdentity& identity,
-                                         net::PartyLinkService& links, PartyResources resources,
-                                         std::chrono::milliseconds receive_timeout,
-                                         PartyMetrics metrics)
+                                         TransportFactory make_transport,
+                                         PartyResources resources, PartyMetrics metrics)
     : name_(std::move(name)),
       consortium_(consortium),
-      identity_(identity),
-      links_(links),
+      make_transport_(std::move(make_transport)),
       resources_(std::move(resources)),
-      receive_timeout_(receive_timeout),
       metrics_(std::move(metrics)) {}
 
 absl::Status PartyControlService::Check(const grpc::ServerContext& context, bool has_header,
@@ -51,13 +48,31 @@ absl::Status PartyControlService::Check(const grpc::ServerContext& context, bool
       .status();
 }
 
-grpc::Status PartyControlService::Finish(const absl::Status& status, std::string_view what,
+absl::Status PartyControlService::CheckHeader(bool has_header,
+                                              const pplda::v1::WireHeader& header) const {
+  if (!has_header) return absl::InvalidArgumentError("request without a header");
+  if (header.protocol_version() != net::kProtocolVersion) {
+    return absl::FailedPreconditionError(absl::StrCat("protocol version ",
+                                                      header.protocol_version(),
+                                                      ", this daemon speaks ",
+                                                      net::kProtocolVersion));
+  }
+  const std::string& coordinator = consortium_.coordinator().name;
+  if (header.sender() != coordinator) {
+    return absl::PermissionDeniedError(absl::StrCat("header.sender \"", header.sender(),
+                                                    "\" is not the coordinator \"", coordinator,
+                                                    "\""));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status PartyControlService::Finish(const absl::Status& status, std::string_view what,
                                          const std::string& run) {
   if (!status.ok()) {
     metrics_.errors->Increment();
     spdlog::error("run {}: {} failed: {}", run, what, status.ToString());
   }
-  return net::ToGrpcStatus(status);
+  return status;
 }
 
 absl::StatusOr<PartySession*> PartyControlService::SessionFor(const std::string& run_id) {
@@ -86,14 +101,8 @@ absl::Status PartyControlService::DoJoin(const pplda::v1::JoinRequest& request,
     transport_.reset();
     aborted_ = false;
   }
-  net::GrpcPartyTransport::Options options;
-  options.run_id = run_id;
-  options.party_id = resources_.party_index;
-  options.parties = net::ComputePartyEndpoints(consortium_);
-  options.receive_timeout = receive_timeout_;
-  ASSIGN_OR_RETURN(std::unique_ptr<net::GrpcPartyTransport> transport,
-                   net::GrpcPartyTransport::Create(options, identity_, links_));
-  std::shared_ptr<net::GrpcPartyTransport> shared = std::move(transport);
+  ASSIGN_OR_RETURN(std::unique_ptr<net::RunTransport> transport, make_transport_(run_id));
+  std::shared_ptr<net::RunTransport> shared = std::move(transport);
   ASSIGN_OR_RETURN(session_, PartySession::Create(run_id, request.parameters(), resources_,
                                                   *shared));
   {
@@ -115,8 +124,7 @@ grpc::Status PartyControlService::Join(grpc::ServerContext* context,
                                        pplda::v1::JoinReply* reply) {
   absl::Status checked = Check(*context, request->has_header(), request->header());
   if (!checked.ok()) return net::ToGrpcStatus(checked);
-  std::lock_guard<std::mutex> lock(mu_);
-  return Finish(DoJoin(*request, reply), "Join", request->header().run_id());
+  return net::ToGrpcStatus(HandleJoin(*request, reply));
 }
 
 grpc::Status PartyControlService::Prepare(grpc::ServerContext* context,
@@ -124,6 +132,76 @@ grpc::Status PartyControlService::Prepare(grpc::ServerContext* context,
                                           pplda::v1::PrepareReply* reply) {
   absl::Status checked = Check(*context, request->has_header(), request->header());
   if (!checked.ok()) return net::ToGrpcStatus(checked);
+  return net::ToGrpcStatus(HandlePrepare(*request, reply));
+}
+
+grpc::Status PartyControlService::Iterate(grpc::ServerContext* context,
+                                          const pplda::v1::IterateRequest* request,
+                                          pplda::v1::IterateReply* reply) {
+  absl::Status checked = Check(*context, request->has_header(), request->header());
+  if (!checked.ok()) return net::ToGrpcStatus(checked);
+  return net::ToGrpcStatus(HandleIterate(*request, reply));
+}
+
+grpc::Status PartyControlService::Publish(grpc::ServerContext* context,
+                                          const pplda::v1::PublishRequest* request,
+                                          pplda::v1::PublishReply* reply) {
+  absl::Status checked = Check(*context, request->has_header(), request->header());
+  if (!checked.ok()) return net::ToGrpcStatus(checked);
+  return net::ToGrpcStatus(HandlePublish(*request, reply));
+}
+
+grpc::Status PartyControlService::Abort(grpc::ServerContext* context,
+                                        const pplda::v1::AbortRequest* request,
+                                        pplda::v1::AbortReply* reply) {
+  absl::Status checked = Check(*context, request->has_header(), request->header());
+  if (!checked.ok()) return net::ToGrpcStatus(checked);
+  return net::ToGrpcStatus(HandleAbort(*request));
+}
+
+pplda::v1::RelayedReply PartyControlService::HandleRelayed(const pplda::v1::RelayedCall& call) {
+  pplda::v1::RelayedReply reply;
+  absl::Status status;
+  switch (call.request_case()) {
+    case pplda::v1::RelayedCall::kJoin:
+      status = HandleJoin(call.join(), reply.mutable_join());
+      break;
+    case pplda::v1::RelayedCall::kPrepare:
+      status = HandlePrepare(call.prepare(), reply.mutable_prepare());
+      break;
+    case pplda::v1::RelayedCall::kIterate:
+      status = HandleIterate(call.iterate(), reply.mutable_iterate());
+      break;
+    case pplda::v1::RelayedCall::kPublish:
+      status = HandlePublish(call.publish(), reply.mutable_publish());
+      break;
+    case pplda::v1::RelayedCall::kAbort:
+      status = HandleAbort(call.abort());
+      reply.mutable_abort();
+      break;
+    default:
+      status = absl::InvalidArgumentError(
+          absl::StrCat("relayed call ", call.call_id(), " carries no request"));
+  }
+  if (!status.ok()) {
+    reply.clear_reply();
+    reply.set_status_code(static_cast<int>(status.code()));
+    reply.set_status_message(std::string(status.message()));
+  }
+  return reply;
+}
+
+absl::Status PartyControlService::HandleJoin(const pplda::v1::JoinRequest& request,
+                                             pplda::v1::JoinReply* reply) {
+  RETURN_IF_ERROR(CheckHeader(request.has_header(), request.header()));
+  std::lock_guard<std::mutex> lock(mu_);
+  return Finish(DoJoin(request, reply), "Join", request.header().run_id());
+}
+
+absl::Status PartyControlService::HandlePrepare(const pplda::v1::PrepareRequest& request_ref,
+                                                pplda::v1::PrepareReply* reply) {
+  RETURN_IF_ERROR(CheckHeader(request_ref.has_header(), request_ref.header()));
+  const pplda::v1::PrepareRequest* request = &request_ref;
   std::lock_guard<std::mutex> lock(mu_);
   const std::string& run_id = request->header().run_id();
   absl::Status status = [&]() -> absl::Status {
@@ -137,11 +215,10 @@ grpc::Status PartyControlService::Prepare(grpc::ServerContext* context,
   return Finish(status, "Prepare", run_id);
 }
 
-grpc::Status PartyControlService::Iterate(grpc::ServerContext* context,
-                                          const pplda::v1::IterateRequest* request,
-                                          pplda::v1::IterateReply* reply) {
-  absl::Status checked = Check(*context, request->has_header(), request->header());
-  if (!checked.ok()) return net::ToGrpcStatus(checked);
+absl::Status PartyControlService::HandleIterate(const pplda::v1::IterateRequest& request_ref,
+                                                pplda::v1::IterateReply* reply) {
+  RETURN_IF_ERROR(CheckHeader(request_ref.has_header(), request_ref.header()));
+  const pplda::v1::IterateRequest* request = &request_ref;
   std::lock_guard<std::mutex> lock(mu_);
   const std::string& run_id = request->header().run_id();
   const int iteration = request->header().iteration();
@@ -173,11 +250,10 @@ grpc::Status PartyControlService::Iterate(grpc::ServerContext* context,
   return Finish(status, absl::StrCat("Iterate(", iteration, ")"), run_id);
 }
 
-grpc::Status PartyControlService::Publish(grpc::ServerContext* context,
-                                          const pplda::v1::PublishRequest* request,
-                                          pplda::v1::PublishReply* reply) {
-  absl::Status checked = Check(*context, request->has_header(), request->header());
-  if (!checked.ok()) return net::ToGrpcStatus(checked);
+absl::Status PartyControlService::HandlePublish(const pplda::v1::PublishRequest& request_ref,
+                                                pplda::v1::PublishReply* reply) {
+  RETURN_IF_ERROR(CheckHeader(request_ref.has_header(), request_ref.header()));
+  const pplda::v1::PublishRequest* request = &request_ref;
   std::lock_guard<std::mutex> lock(mu_);
   const std::string& run_id = request->header().run_id();
   absl::Status status = [&]() -> absl::Status {
@@ -196,21 +272,19 @@ grpc::Status PartyControlService::Publish(grpc::ServerContext* context,
   return Finish(status, "Publish", run_id);
 }
 
-grpc::Status PartyControlService::Abort(grpc::ServerContext* context,
-                                        const pplda::v1::AbortRequest* request,
-                                        pplda::v1::AbortReply* reply) {
-  absl::Status checked = Check(*context, request->has_header(), request->header());
-  if (!checked.ok()) return net::ToGrpcStatus(checked);
+absl::Status PartyControlService::HandleAbort(const pplda::v1::AbortRequest& request_ref) {
+  RETURN_IF_ERROR(CheckHeader(request_ref.has_header(), request_ref.header()));
+  const pplda::v1::AbortRequest* request = &request_ref;
   std::lock_guard<std::mutex> lock(transport_mu_);
   if (transport_ == nullptr || transport_->run_id() != request->header().run_id()) {
-    return net::ToGrpcStatus(absl::NotFoundError(absl::StrCat(
-        "party ", name_, " has no active run '", request->header().run_id(), "'")));
+    return absl::NotFoundError(absl::StrCat("party ", name_, " has no active run '",
+                                            request->header().run_id(), "'"));
   }
   spdlog::warn("run {}: aborted by the coordinator: {}", request->header().run_id(),
                request->reason());
   transport_->Shutdown(absl::AbortedError("run aborted by the coordinator: " + request->reason()));
   aborted_ = true;
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
 void PartyControlService::Shutdown(const absl::Status& cause) {

@@ -4,10 +4,19 @@
 // protocol version, pinned certificate, caller must be the consortium's
 // coordinator), routed by run id (NotFound for another run), and run under a
 // lock, with the session's status mapped one to one. Join creates the run's
-// GrpcPartyTransport (registered with the daemon's PartyLinkService) and
+// transport (the TransportFactory: a GrpcPartyTransport registered with the
+// daemon's PartyLinkService, or in relay mode a RelayPartyTransport) and
 // session; a Join while another run is active is AlreadyExists, unless that
 // run failed, was aborted or was published. Abort (no lock wait) shuts the
 // run's transport down, which fails any step in progress.
+// The logic is callable without gRPC (Handle*): relay mode hands it the
+// coordinator's calls that arrived over the party's outbound stream
+// (net/relay_client.h), where the caller is the coordinator by construction
+// (the stream's server presented the coordinator's pinned certificate);
+// Handle* checks the header (protocol version: FailedPrecondition; sender
+// must be the coordinator's name: PermissionDenied; missing:
+// InvalidArgument) and runs the step; HandleRelayed wraps them for a
+// RelayedCall.
 // Thread-safety: gRPC calls the methods concurrently; they serialise.
 #ifndef PPLDA_PARTY_DAEMON_PARTY_CONTROL_SERVICE_H_
 #define PPLDA_PARTY_DAEMON_PARTY_CONTROL_SERVICE_H_
@@ -18,13 +27,14 @@
 #include <mutex>
 #include <string>
 
+#include <functional>
+
 #include "net/consortium_file.h"
-#include "net/grpc_party_transport.h"
 #include "net/metrics_registry.h"
-#include "net/party_link_service.h"
-#include "net/tls_identity.h"
+#include "net/run_transport.h"
 #include "party/party_session.h"
 #include "proto/party_control_service.grpc.pb.h"
+#include "proto/relay_service.pb.h"
 
 namespace pplda::party {
 
@@ -40,10 +50,13 @@ struct PartyMetrics {
 
 class PartyControlService final : public pplda::v1::PartyControl::Service {
  public:
+  // The MPC transport of a run this party joins.
+  using TransportFactory =
+      std::function<absl::StatusOr<std::unique_ptr<net::RunTransport>>(const std::string& run_id)>;
+
   // Everything given must outlive the service.
   PartyControlService(std::string name, const net::Consortium& consortium,
-                      const net::TlsIdentity& identity, net::PartyLinkService& links,
-                      PartyResources resources, std::chrono::milliseconds receive_timeout,
+                      TransportFactory make_transport, PartyResources resources,
                       PartyMetrics metrics);
 
   grpc::Status Join(grpc::ServerContext* context, const pplda::v1::JoinRequest* request,
@@ -57,29 +70,42 @@ class PartyControlService final : public pplda::v1::PartyControl::Service {
   grpc::Status Abort(grpc::ServerContext* context, const pplda::v1::AbortRequest* request,
                      pplda::v1::AbortReply* reply) override;
 
+  // The steps, for a caller already known to be the coordinator.
+  absl::Status HandleJoin(const pplda::v1::JoinRequest& request, pplda::v1::JoinReply* reply);
+  absl::Status HandlePrepare(const pplda::v1::PrepareRequest& request,
+                             pplda::v1::PrepareReply* reply);
+  absl::Status HandleIterate(const pplda::v1::IterateRequest& request,
+                             pplda::v1::IterateReply* reply);
+  absl::Status HandlePublish(const pplda::v1::PublishRequest& request,
+                             pplda::v1::PublishReply* reply);
+  absl::Status HandleAbort(const pplda::v1::AbortRequest& request);
+  // One relayed call: the step its request names, the status in the reply
+  // (InvalidArgument for a call without a request).
+  pplda::v1::RelayedReply HandleRelayed(const pplda::v1::RelayedCall& call);
+
   // Shuts the active run's transport down (daemon shutdown).
   void Shutdown(const absl::Status& cause);
 
  private:
   absl::Status Check(const grpc::ServerContext& context, bool has_header,
                      const pplda::v1::WireHeader& header) const;
+  // The header checks of a caller known to be the coordinator.
+  absl::Status CheckHeader(bool has_header, const pplda::v1::WireHeader& header) const;
   // The active session for `run_id` (NotFound otherwise); caller holds mu_.
   absl::StatusOr<PartySession*> SessionFor(const std::string& run_id);
   absl::Status DoJoin(const pplda::v1::JoinRequest& request, pplda::v1::JoinReply* reply);
-  grpc::Status Finish(const absl::Status& status, std::string_view what, const std::string& run);
+  absl::Status Finish(const absl::Status& status, std::string_view what, const std::string& run);
 
   const std::string name_;
   const net::Consortium& consortium_;
-  const net::TlsIdentity& identity_;
-  net::PartyLinkService& links_;
+  const TransportFactory make_transport_;
   const PartyResources resources_;
-  const std::chrono::milliseconds receive_timeout_;
   PartyMetrics metrics_;
 
   std::mutex mu_;  // serialises the run's steps
   std::unique_ptr<PartySession> session_;
   std::mutex transport_mu_;  // guards transport_ (Abort and Shutdown do not wait for mu_)
-  std::shared_ptr<net::GrpcPartyTransport> transport_;
+  std::shared_ptr<net::RunTransport> transport_;
   std::atomic<bool> aborted_{false};
 };
 

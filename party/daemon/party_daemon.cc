@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -18,7 +19,11 @@
 #include "lda/vocabulary_file.h"
 #include "net/consortium_file.h"
 #include "net/metrics_server.h"
+#include "net/grpc_party_transport.h"
 #include "net/party_link_service.h"
+#include "net/relay_client.h"
+#include "net/relay_party_transport.h"
+#include "net/sealed_frame.h"
 #include "net/tls_identity.h"
 #include "party/daemon/party_control_service.h"
 #include "party/daemon/party_daemon_config.h"
@@ -96,6 +101,34 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
   ASSIGN_OR_RETURN(net::TlsIdentity identity,
                    net::TlsIdentity::Load(config.tls_ca, config.tls_cert, config.tls_key));
   RETURN_IF_ERROR(identity.CheckPinned(consortium, config.name));
+  // Relay mode (net/relay_client.h): a relay-mode party never listens; when
+  // any compute party is in relay mode, every party relays its MPC frames
+  // through the coordinator, sealed with its box key.
+  if (me.relay && config.listen.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        config_path.string(), ": party.listen: \"", config.name, "\" is in relay mode (relay = "
+        "true in ", config.consortium.string(), "): it never listens; remove party.listen"));
+  }
+  if (!me.relay && !config.listen.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        config_path.string(), ": party.listen: missing (only a participant with relay = true in ",
+        config.consortium.string(), " runs without a listen address)"));
+  }
+  const bool relay_mpc = consortium.relays_mpc();
+  std::optional<net::BoxSecretKey> box_key;
+  std::vector<net::FrameSealer::Party> sealing_parties;
+  if (relay_mpc) {
+    if (!config.box_key.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          config_path.string(), ": party.box_key: missing (", config.consortium.string(),
+          " has relay-mode parties, so every compute party seals its MPC frames with its box "
+          "key; deploy/make-certs.sh writes it as <name>.box)"));
+    }
+    ASSIGN_OR_RETURN(net::BoxSecretKey key, net::BoxSecretKey::Load(*config.box_key));
+    RETURN_IF_ERROR(key.CheckPinned(consortium, config.name));
+    box_key.emplace(std::move(key));
+    ASSIGN_OR_RETURN(sealing_parties, net::FrameSealer::PartiesOf(consortium));
+  }
   ASSIGN_OR_RETURN(crypto::PaillierKeyShare share, crypto::ReadKeyShareFile(config.key_share));
   const crypto::ThresholdPublicKey& key = *share.public_key();
   if (key.num_parties() != consortium.num_compute_parties() ||
@@ -128,19 +161,58 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
   net::MetricsRegistry registry;
   ASSIGN_OR_RETURN(PartyMetrics metrics, PartyMetrics::Register(registry));
   net::PartyLinkService links(consortium);
-  PartyControlService control(config.name, consortium, identity, links, resources,
-                              std::chrono::seconds(config.receive_timeout_seconds), metrics);
-  grpc::EnableDefaultHealthCheckService(true);
-  grpc::ServerBuilder builder;
-  int port = 0;
-  builder.AddListeningPort(config.listen, identity.server_credentials(), &port);
-  net::ConfigureServerBuilder(builder);
-  builder.RegisterService(&links);
-  builder.RegisterService(&control);
-  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (server == nullptr || port == 0) {
-    return absl::UnavailableError(absl::StrCat(config_path.string(), ": party.listen: cannot listen on ",
-                                               config.listen, " (in use, or not this host's address)"));
+  const std::chrono::milliseconds receive_timeout =
+      std::chrono::seconds(config.receive_timeout_seconds);
+  std::unique_ptr<net::RelayClient> relay;  // when relay_mpc; started below
+  auto make_transport =
+      [&](const std::string& run_id) -> absl::StatusOr<std::unique_ptr<net::RunTransport>> {
+    if (relay_mpc) {
+      net::RelayPartyTransport::Options options;
+      options.run_id = run_id;
+      options.party_id = me.party_index;
+      options.parties = sealing_parties;
+      options.receive_timeout = receive_timeout;
+      ASSIGN_OR_RETURN(std::unique_ptr<net::RelayPartyTransport> transport,
+                       net::RelayPartyTransport::Create(options, *box_key, *relay));
+      return std::unique_ptr<net::RunTransport>(std::move(transport));
+    }
+    net::GrpcPartyTransport::Options options;
+    options.run_id = run_id;
+    options.party_id = me.party_index;
+    options.parties = net::ComputePartyEndpoints(consortium);
+    options.receive_timeout = receive_timeout;
+    ASSIGN_OR_RETURN(std::unique_ptr<net::GrpcPartyTransport> transport,
+                     net::GrpcPartyTransport::Create(options, identity, links));
+    return std::unique_ptr<net::RunTransport>(std::move(transport));
+  };
+  PartyControlService control(config.name, consortium, make_transport, resources, metrics);
+  if (relay_mpc) {
+    const net::Participant& coordinator = consortium.coordinator();
+    net::RelayClient::Options options;
+    options.name = config.name;
+    options.coordinator_name = coordinator.name;
+    options.coordinator_address = coordinator.address;
+    options.coordinator_fingerprint = coordinator.cert_fingerprint;
+    relay = std::make_unique<net::RelayClient>(
+        options, identity,
+        [&control](const pplda::v1::RelayedCall& call) { return control.HandleRelayed(call); });
+  }
+  std::unique_ptr<grpc::Server> server;
+  if (config.listen.has_value()) {
+    grpc::EnableDefaultHealthCheckService(true);
+    grpc::ServerBuilder builder;
+    int port = 0;
+    builder.AddListeningPort(*config.listen, identity.server_credentials(), &port);
+    net::ConfigureServerBuilder(builder);
+    builder.RegisterService(&links);
+    builder.RegisterService(&control);
+    server = builder.BuildAndStart();
+    if (server == nullptr || port == 0) {
+      return absl::UnavailableError(absl::StrCat(config_path.string(),
+                                                 ": party.listen: cannot listen on ",
+                                                 *config.listen,
+                                                 " (in use, or not this host's address)"));
+    }
   }
   std::unique_ptr<net::MetricsServer> metrics_server;
   if (config.metrics_listen.has_value()) {
@@ -148,14 +220,25 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
     options.address = *config.metrics_listen;
     ASSIGN_OR_RETURN(metrics_server, net::MetricsServer::Start(registry, options));
   }
-  spdlog::info("pplda-party {} (compute party {} of {}) listening on {} (mutual TLS){}",
-               config.name, me.party_index, consortium.num_compute_parties(), config.listen,
-               config.metrics_listen ? ", metrics on http://" + *config.metrics_listen + "/metrics"
-                                     : std::string());
+  const std::string metrics_note =
+      config.metrics_listen ? ", metrics on http://" + *config.metrics_listen + "/metrics"
+                            : std::string();
+  if (config.listen.has_value()) {
+    spdlog::info("pplda-party {} (compute party {} of {}) listening on {} (mutual TLS){}{}",
+                 config.name, me.party_index, consortium.num_compute_parties(), *config.listen,
+                 relay_mpc ? "; MPC frames relayed sealed through the coordinator" : "",
+                 metrics_note);
+  } else {
+    spdlog::info("pplda-party {} (compute party {} of {}) in relay mode: never listens, dials the "
+                 "coordinator at {} (mutual TLS){}",
+                 config.name, me.party_index, consortium.num_compute_parties(),
+                 consortium.coordinator().address, metrics_note);
+  }
   const int signal = WaitForSignal();
   spdlog::info("received {}, shutting down", signal == SIGTERM ? "SIGTERM" : "SIGINT");
   control.Shutdown(absl::UnavailableError("party " + config.name + " is shutting down"));
-  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  if (relay) relay->Stop();
+  if (server) server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   if (metrics_server) metrics_server->Stop();
   spdlog::info("stopped");
   return absl::OkStatus();

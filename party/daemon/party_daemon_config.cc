@@ -11,7 +11,7 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
       net::DaemonConfigFile::Load(
           path, {{"party",
                   {"name", "consortium", "documents", "vocabulary", "key_share", "state_dir",
-                   "listen", "metrics_listen", "threads", "initial_topics_seed",
+                   "listen", "box_key", "metrics_listen", "threads", "initial_topics_seed",
                    "receive_timeout_seconds"}},
                  {"input", {"format", "split", "window_words", "max_tokens"}},
                  {"tls", {"ca", "cert", "key"}}}));
@@ -22,7 +22,8 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
   ASSIGN_OR_RETURN(c.vocabulary, file.Path("party", "vocabulary"));
   ASSIGN_OR_RETURN(c.key_share, file.Path("party", "key_share"));
   ASSIGN_OR_RETURN(c.state_dir, file.Path("party", "state_dir"));
-  ASSIGN_OR_RETURN(c.listen, file.Address("party", "listen"));
+  ASSIGN_OR_RETURN(c.listen, file.OptionalAddress("party", "listen"));
+  ASSIGN_OR_RETURN(c.box_key, file.OptionalPath("party", "box_key"));
   ASSIGN_OR_RETURN(c.metrics_listen, file.OptionalAddress("party", "metrics_listen"));
   ASSIGN_OR_RETURN(int64_t threads, file.IntOr("party", "threads", 0, 0, 1024));
   c.threads = static_cast<int>(threads);

@@ -8,7 +8,13 @@
 //   vocabulary = "vocabulary.txt"   # the consortium's public vocabulary
 //   key_share = "keys/alpha.key"    # 0600
 //   state_dir = "state/alpha"       # created 0700; mixtures per run
-//   listen = "0.0.0.0:7101"         # PartyControl + PartyLink (+ health)
+//   listen = "0.0.0.0:7101"         # PartyControl + PartyLink (+ health); omit in
+//                                   # relay mode (relay = true in the consortium file:
+//                                   # the party never listens, it dials the coordinator)
+//   box_key = "certs/alpha.box"     # X25519 secret key (0600), sealing relayed MPC
+//                                   # frames; required when the consortium has a
+//                                   # relay-mode party (every compute party then
+//                                   # relays its MPC traffic)
 //   metrics_listen = "127.0.0.1:9101"   # optional: /metrics, /healthz
 //   threads = 0                     # 0 = all cores
 //   initial_topics_seed = 7         # optional; default: the OS generator
@@ -36,7 +42,8 @@ struct PartyDaemonConfig {
   std::filesystem::path vocabulary;
   std::filesystem::path key_share;
   std::filesystem::path state_dir;
-  std::string listen;
+  std::optional<std::string> listen;  // absent in relay mode
+  std::optional<std::filesystem::path> box_key;
   std::optional<std::string> metrics_listen;
   int threads = 0;
   std::optional<uint64_t> initial_topics_seed;
