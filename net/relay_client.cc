@@ -44,12 +44,12 @@ void RelayClient::Stop() {
     }
   }
   if (thread_.joinable()) thread_.join();
-  std::list<std::thread> calls;
+  std::list<std::unique_ptr<CallThread>> calls;
   {
     std::lock_guard<std::mutex> lock(mu_);
     calls.swap(call_threads_);
   }
-  for (std::thread& t : calls) t.join();
+  for (auto& call : calls) call->thread.join();
 }
 
 absl::Status RelayClient::Forward(pplda::v1::SealedFrame frame) {
@@ -96,14 +96,29 @@ void RelayClient::Disconnect(const absl::Status& why) {
 }
 
 void RelayClient::HandleCall(pplda::v1::RelayedCall call) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (stopping_) return;
-  call_threads_.emplace_back([this, call = std::move(call)] {
-    pplda::v1::RelayUp up;
-    *up.mutable_reply() = handler_(call);
-    up.mutable_reply()->set_call_id(call.call_id());
-    Enqueue(std::move(up));
-  });
+  std::list<std::unique_ptr<CallThread>> finished;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = call_threads_.begin(); it != call_threads_.end();) {
+      auto next = std::next(it);
+      if ((*it)->done) finished.splice(finished.end(), call_threads_, it);
+      it = next;
+    }
+    if (!stopping_) {
+      auto entry = std::make_unique<CallThread>();
+      CallThread* self = entry.get();
+      call_threads_.push_back(std::move(entry));
+      self->thread = std::thread([this, self, call = std::move(call)] {
+        pplda::v1::RelayUp up;
+        *up.mutable_reply() = handler_(call);
+        up.mutable_reply()->set_call_id(call.call_id());
+        Enqueue(std::move(up));
+        std::lock_guard<std::mutex> lock(mu_);
+        self->done = true;
+      });
+    }
+  }
+  for (auto& done : finished) done->thread.join();
 }
 
 void RelayClient::Run() {

@@ -89,7 +89,12 @@ class RelayClient final : public RelayEndpoint {
   bool connected_ = false;
   std::deque<pplda::v1::RelayUp> outgoing_;
   grpc::ClientContext* context_ = nullptr;  // of the open stream, guarded by mu_
-  std::list<std::thread> call_threads_;
+  // One thread per relayed call; finished ones are joined at the next call.
+  struct CallThread {
+    std::thread thread;
+    bool done = false;  // guarded by mu_
+  };
+  std::list<std::unique_ptr<CallThread>> call_threads_;
 
   std::mutex routes_mu_;  // held while calling into a transport
   std::map<std::string, RelayPartyTransport*> routes_;

@@ -371,5 +371,67 @@ TEST_F(RelayTest, APartyWhoseStreamEndsStopsItsPeersRuns) {
   EXPECT_THAT(std::string(got.status().message()), HasSubstr("p2"));
 }
 
+// Opens a raw Relay stream as `identity`, writes `messages` and returns the
+// status the hub ended the stream with.
+grpc::Status RawStream(const TlsIdentity& identity, int port,
+                       const std::vector<pplda::v1::RelayUp>& messages) {
+  auto channel =
+      CreatePeerChannel(identity, absl::StrCat("127.0.0.1:", port), "coord", 64 << 20);
+  auto stub = pplda::v1::Relay::NewStub(channel);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+  auto stream = stub->Connect(&context);
+  for (const auto& m : messages) {
+    if (!stream->Write(m)) break;
+  }
+  stream->WritesDone();
+  pplda::v1::RelayDown ignored;
+  while (stream->Read(&ignored)) {
+  }
+  return stream->Finish();
+}
+
+pplda::v1::RelayUp Hello(const std::string& sender, uint32_t version = 1) {
+  pplda::v1::RelayUp up;
+  up.mutable_hello()->mutable_header()->set_protocol_version(version);
+  up.mutable_hello()->mutable_header()->set_sender(sender);
+  return up;
+}
+
+TEST_F(RelayTest, BadStreamsAreRefusedWithTheirOwnStatus) {
+  // Another participant's name in the hello.
+  EXPECT_EQ(RawStream(*identities_[0], port_, {Hello("p1")}).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  // Another protocol version.
+  EXPECT_EQ(RawStream(*identities_[0], port_, {Hello("p0", 7)}).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+  // No hello first.
+  pplda::v1::RelayUp frame;
+  frame.mutable_frame()->set_run_id("r");
+  frame.mutable_frame()->set_sender("p0");
+  frame.mutable_frame()->set_receiver("p1");
+  EXPECT_EQ(RawStream(*identities_[0], port_, {frame}).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  // A frame claiming another sender, and one for the coordinator.
+  pplda::v1::RelayUp forged = frame;
+  forged.mutable_frame()->set_sender("p2");
+  EXPECT_EQ(RawStream(*identities_[0], port_, {Hello("p0"), forged}).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  pplda::v1::RelayUp to_coordinator = frame;
+  to_coordinator.mutable_frame()->set_receiver("coord");
+  EXPECT_EQ(RawStream(*identities_[0], port_, {Hello("p0"), to_coordinator}).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  // The coordinator's own certificate is no compute party's.
+  EXPECT_EQ(RawStream(*coordinator_identity_, port_, {Hello("coord")}).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  // The refused streams replaced p0's real one; p0's client dials again and
+  // calls still reach it.
+  ASSERT_TRUE(hub_->WaitConnected({"p0"}, std::chrono::seconds(10)));
+  pplda::v1::RelayedCall call;
+  call.mutable_join();
+  EXPECT_TRUE(
+      hub_->Call("p0", call, std::chrono::system_clock::now() + std::chrono::seconds(10)).ok());
+}
+
 }  // namespace
 }  // namespace pplda::net
