@@ -4,17 +4,34 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "grpcpp/create_channel.h"
 #include "net/grpc_status.h"
 #include "net/protocol_version.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::net {
+namespace {
+
+// A peer channel to the coordinator that redials at most every 2 s after a
+// failed connection (gRPC's default backoff grows to 120 s: a coordinator
+// restart would leave the party unreachable for minutes).
+std::shared_ptr<grpc::Channel> RelayChannel(const TlsIdentity& identity,
+                                            const RelayClient::Options& options) {
+  grpc::ChannelArguments args = PeerChannelArguments(
+      options.coordinator_name, MaxMessageBytes(options.max_payload_bytes));
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 200);
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
+  return grpc::CreateCustomChannel(options.coordinator_address, identity.channel_credentials(),
+                                   args);
+}
+
+}  // namespace
 
 RelayClient::RelayClient(Options options, const TlsIdentity& identity, CallHandler handler)
     : options_(std::move(options)),
       handler_(std::move(handler)),
-      channel_(CreatePeerChannel(identity, options_.coordinator_address, options_.coordinator_name,
-                                 MaxMessageBytes(options_.max_payload_bytes))),
+      channel_(RelayChannel(identity, options_)),
       thread_([this] { Run(); }) {}
 
 RelayClient::~RelayClient() { Stop(); }

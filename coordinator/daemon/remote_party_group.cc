@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "crypto/paillier_serialization.h"
 #include "net/grpc_status.h"
@@ -23,6 +24,7 @@ RemotePartyGroup::RemotePartyGroup(std::string coordinator_name, std::string run
       run_id_(std::move(run_id)),
       key_(std::move(key)),
       call_timeout_(call_timeout),
+      relay_(relay),
       parties_(consortium.compute_parties()) {
   for (const net::Participant& p : parties_) {
     if (p.relay && relay != nullptr) {
@@ -106,6 +108,21 @@ RemoteCallStats RemotePartyGroup::last_iteration() const {
 
 absl::StatusOr<std::vector<int64_t>> RemotePartyGroup::Join(
     const pplda::v1::RunParameters& parameters) {
+  if (relay_ != nullptr) {
+    std::vector<std::string> names;
+    for (const net::Participant& p : parties_) names.push_back(p.name);
+    if (!relay_->WaitConnected(names, kRelayConnectWait)) {
+      std::vector<std::string> missing;
+      for (const std::string& name : names) {
+        if (!relay_->connected(name)) missing.push_back(name);
+      }
+      return absl::UnavailableError(absl::StrCat(
+          "join: no stream to the coordinator's relay within ", kRelayConnectWait.count(),
+          " s from ", absl::StrJoin(missing, ", "),
+          " (with relay-mode parties in the consortium, every compute party's daemon keeps one "
+          "open; is it running, and does it reach the coordinator?)"));
+    }
+  }
   std::vector<int64_t> tokens(num_parties());
   iterations_ = static_cast<int>(parameters.iterations());
   RETURN_IF_ERROR(ForEachParty("join", [&](int p) -> absl::Status {

@@ -11,7 +11,10 @@
 // sends Prepare with all totals.
 // Relay mode: a party with relay = true in the consortium file is called
 // through the coordinator's RelayHub (down its own outbound stream) instead
-// of being dialled (coordinator/daemon/party_control_client.h).
+// of being dialled (coordinator/daemon/party_control_client.h). Since every
+// compute party then relays its MPC frames, Join first waits (at most
+// kRelayConnectWait) until every compute party has its stream to the hub,
+// and fails with Unavailable naming those that have none.
 // Thread-safety: one caller at a time for the steps; waiting_for() and
 // Abort() from any thread.
 #ifndef PPLDA_COORDINATOR_DAEMON_REMOTE_PARTY_GROUP_H_
@@ -43,6 +46,8 @@ struct RemoteCallStats {
 
 class RemotePartyGroup : public PartyGroup {
  public:
+  static constexpr std::chrono::seconds kRelayConnectWait{30};
+
   // `identity`, `consortium`, `key` and `relay` must outlive the group;
   // `relay` may be null when no party is in relay mode.
   RemotePartyGroup(std::string coordinator_name, std::string run_id,
@@ -84,6 +89,7 @@ class RemotePartyGroup : public PartyGroup {
   const std::string run_id_;
   const crypto::ThresholdPublicKeyPtr key_;
   const std::chrono::seconds call_timeout_;
+  net::RelayHub* const relay_;
   std::vector<net::Participant> parties_;
   std::vector<std::unique_ptr<PartyControlClient>> clients_;  // by party index
   std::unique_ptr<party::SecureLdaPlan> plan_;

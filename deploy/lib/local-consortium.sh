@@ -87,10 +87,19 @@ consortium_start() {
     "$party_bin" --config "$dir/$name.toml" > "$dir/logs/$name.log" 2>&1 &
     consortium_pids+=($!)
   done
-  local ready
-  for name in coordinator "${consortium_names[@]}"; do
-    ready="listening on"
-    if consortium_is_relay "$name"; then ready="relay connected"; fi
+  # Every daemon listens, except relay-mode parties; with any relay-mode
+  # party, every party (direct ones too) also keeps a stream to the coordinator.
+  local checks=("coordinator:listening on") check ready
+  for name in "${consortium_names[@]}"; do
+    if consortium_is_relay "$name"; then
+      checks+=("$name:relay connected")
+    else
+      checks+=("$name:listening on")
+      [ -z "$consortium_relay" ] || checks+=("$name:relay connected")
+    fi
+  done
+  for check in "${checks[@]}"; do
+    name=${check%%:*} ready=${check#*:}
     for _ in $(seq 1 300); do
       grep -q "$ready" "$dir/logs/$name.log" 2>/dev/null && break
       grep -q "error" "$dir/logs/$name.log" 2>/dev/null && break
