@@ -240,6 +240,10 @@ void RelayHub::Route(Connection& from, pplda::v1::SealedFrame frame) {
     from.writable.notify_all();
     return;
   }
+  if (options_.frames_forwarded != nullptr) options_.frames_forwarded->Increment();
+  if (options_.bytes_forwarded != nullptr) {
+    options_.bytes_forwarded->Increment(static_cast<double>(frame.box().size()));
+  }
   pplda::v1::RelayDown down;
   *down.mutable_frame() = std::move(frame);
   it->second->queue.push_back(std::move(down));

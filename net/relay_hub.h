@@ -47,6 +47,7 @@
 
 #include "absl/status/statusor.h"
 #include "net/consortium_file.h"
+#include "net/metrics_registry.h"
 #include "proto/relay_service.grpc.pb.h"
 
 namespace pplda::net {
@@ -61,6 +62,9 @@ class RelayHub final : public pplda::v1::Relay::Service {
     // How long Call waits for a party that has not connected (yet or again).
     std::chrono::milliseconds connect_grace{10000};
     Observer observer;
+    // Optional Prometheus counters (the coordinator's registry).
+    Counter* frames_forwarded = nullptr;
+    Counter* bytes_forwarded = nullptr;  // sealed box bytes
   };
 
   explicit RelayHub(const Consortium& consortium) : RelayHub(consortium, Options()) {}

@@ -77,7 +77,14 @@ absl::Status RunCoordinatorDaemon(const std::filesystem::path& config_path) {
   // MPC frames and carries the control calls of the relay-mode parties.
   std::unique_ptr<net::RelayHub> relay;
   if (consortium.relays_mpc()) {
-    relay = std::make_unique<net::RelayHub>(consortium);
+    net::RelayHub::Options relay_options;
+    ASSIGN_OR_RETURN(relay_options.frames_forwarded,
+                     registry.AddCounter("pplda_coordinator_relay_frames_total",
+                                         "Sealed MPC frames forwarded between parties (relay mode)"));
+    ASSIGN_OR_RETURN(relay_options.bytes_forwarded,
+                     registry.AddCounter("pplda_coordinator_relay_bytes_total",
+                                         "Sealed MPC bytes forwarded between parties (relay mode)"));
+    relay = std::make_unique<net::RelayHub>(consortium, relay_options);
     options.relay = relay.get();
   }
   ASSIGN_OR_RETURN(std::unique_ptr<RunManager> runs, RunManager::Create(options));

@@ -77,5 +77,13 @@ for name in "${consortium_names[@]}"; do
   ls "$work"/state/"$name"/runs/*/mixtures.csv > /dev/null 2>&1 || fail "$name wrote no mixtures"
 done
 grep -q "relaying sealed MPC frames" "$work/logs/coordinator.log" || fail "the coordinator relays nothing"
+# The coordinator's /metrics counts the frames it forwarded (plain HTTP GET
+# with bash's /dev/tcp: no curl needed).
+exec 3<>"/dev/tcp/127.0.0.1/$((base + 10))" || fail "cannot reach the coordinator's metrics"
+printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
+frames=$(awk '/^pplda_coordinator_relay_frames_total/ {print $NF}' <&3)
+exec 3<&-
+[[ "$frames" =~ ^[0-9.e+]+$ ]] && [ "${frames%%.*}" != 0 ] ||
+  fail "pplda_coordinator_relay_frames_total is \"$frames\""
 if grep -qi "refused" "$work"/logs/*.log; then fail "a frame or call was refused"; fi
-echo "relay mode ($mode): model published, $(wc -c < "$work/model.json") bytes"
+echo "relay mode ($mode): model published, $(wc -c < "$work/model.json") bytes, $frames sealed frames relayed"
