@@ -15,6 +15,8 @@
 consortium_names=(early middle modern)
 consortium_pids=()
 consortium_relay=${consortium_relay:-}
+# consortium_threads: worker threads per party daemon (0 = all cores).
+consortium_threads=${consortium_threads:-0}
 
 consortium_is_relay() {  # name
   [[ " $consortium_relay " == *" $1 "* ]]
@@ -67,6 +69,7 @@ state_dir = "state/$name"
 $listen
 box_key = "certs/$name.box"
 metrics_listen = "127.0.0.1:$((base + 11 + i))"
+threads = $consortium_threads
 [input]
 split = "$split"
 window_words = $window

@@ -10,6 +10,8 @@
 #
 #   tests/bench/bench_daemons.sh [BITS ...]      (default: 1024 2048)
 #   BENCH_ITERATIONS=3 BENCH_OUT=out/bench-daemons
+#   BENCH_PARTY_THREADS=1: worker threads per party daemon (default 0 = all
+#   cores; simulate always shares one pool of all cores among the parties)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo_root=$PWD
@@ -33,6 +35,7 @@ ln -s "$root"/docs/[abc]/*.txt "$root/docs/all/"
 $pplda --quiet prepare --input "$root/docs/all" --split sentences --window-words 100 \
   --min-df 1 --test-every 0 --out "$root/vocabulary-source"
 vocabulary=$root/vocabulary-source/vocabulary.txt
+consortium_threads=${BENCH_PARTY_THREADS:-0}
 # shellcheck source=deploy/lib/local-consortium.sh
 source deploy/lib/local-consortium.sh
 trap consortium_stop EXIT
