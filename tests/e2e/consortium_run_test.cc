@@ -1,0 +1,285 @@
+// End-to-end: secure runs on real daemons (pplda-coordinator and three
+// pplda-party processes on loopback, mutual TLS, a dealt 1024-bit key),
+// started, followed, fetched and cancelled with the real run CLI, checked
+// against `pplda simulate` on the same documents and vocabulary.
+//
+//  - With every party's initial_topics_seed = S and no iterations the
+//    protocol is deterministic: the published model and each party's
+//    document mixtures equal simulate's with --seed S (simulate's party i
+//    starts from seed S * 1000003 + i, as the daemons do).
+//  - With iterations the MPC's randomness comes from the OS generator, so
+//    a 2-iteration run is checked for what must hold exactly: each term's
+//    count over the topics is its corpus frequency (sampling moves tokens
+//    between topics, never between terms), the total is the parties' token
+//    count, the metadata states the trusted dealer and the leakage, each
+//    party wrote its mixtures (0600, one row per document).
+//  - `pplda run cancel` ends an active run as cancelled, and the
+//    consortium runs again afterwards.
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/e2e/e2e_test_util.h"
+
+namespace pplda::e2e::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+constexpr int kTopics = 3;
+
+nlohmann::json LoadJson(const std::filesystem::path& path) {
+  return nlohmann::json::parse(ReadText(path), nullptr, /*allow_exceptions=*/false);
+}
+
+// `pplda simulate` over the consortium's three folders, vocabulary and
+// input options; the model and each party's mixtures (DIR/<name>.csv).
+struct Simulation {
+  nlohmann::json model;
+  std::filesystem::path mixtures;
+};
+
+absl::StatusOr<Simulation> Simulate(const LocalConsortium& c, const ConsortiumOptions& o,
+                                    uint64_t seed, int iterations) {
+  const std::filesystem::path out = c.dir() / "simulate";
+  std::filesystem::create_directories(out);
+  std::vector<std::string> args = {"--quiet", "simulate"};
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    args.push_back("--party");
+    args.push_back(
+        absl::StrCat(LocalConsortium::kPartyNames[i], "=", LocalConsortium::Documents(i).string()));
+  }
+  for (const std::string& a : {std::string("--vocabulary"),   c.vocabulary().string(),
+                               std::string("--split"),        o.split,
+                               std::string("--window-words"), std::to_string(o.window_words),
+                               std::string("--max-tokens"),   std::to_string(o.max_tokens),
+                               std::string("--topics"),       std::to_string(kTopics),
+                               std::string("--alpha"),        std::string("0.1"),
+                               std::string("--beta"),         std::string("0.01"),
+                               std::string("--iterations"),   std::to_string(iterations),
+                               std::string("--seed"),         std::to_string(seed),
+                               std::string("--key-bits"),     std::to_string(o.key_bits),
+                               std::string("--out"),          (out / "model.json").string(),
+                               std::string("--mixtures-dir"), (out / "mixtures").string()}) {
+    args.push_back(a);
+  }
+  CommandResult r = RunPplda(args, std::chrono::seconds(300));
+  if (r.exit_code != 0) return absl::InternalError("pplda simulate: " + r.Describe());
+  Simulation s;
+  s.model = LoadJson(out / "model.json");
+  s.mixtures = out / "mixtures";
+  if (s.model.is_discarded()) return absl::InternalError("simulate wrote no JSON model");
+  return s;
+}
+
+// `pplda run start --watch` then `pplda run result` as the coordinator: the
+// run id and the fetched model.
+struct FinishedRun {
+  std::string run_id;
+  nlohmann::json model;
+  std::filesystem::path model_path;
+};
+
+absl::StatusOr<FinishedRun> RunToPublication(const LocalConsortium& c, int iterations) {
+  const std::string config = c.coordinator_config().string();
+  CommandResult start =
+      RunPplda({"run", "start", "--config", config, "--topics", std::to_string(kTopics), "--alpha",
+                "0.1", "--beta", "0.01", "--iterations", std::to_string(iterations), "--watch"},
+               std::chrono::seconds(300));
+  if (start.exit_code != 0) return absl::InternalError("pplda run start: " + start.Describe());
+  if (start.output.find("published") == std::string::npos) {
+    return absl::InternalError("--watch did not report the publication: " + start.output);
+  }
+  FinishedRun run;
+  run.run_id = start.output.substr(0, start.output.find('\n'));
+  run.model_path = c.dir() / ("model-" + run.run_id + ".json");
+  CommandResult result = RunPplda(
+      {"run", "result", "--config", config, "--run", run.run_id, "--out", run.model_path.string()});
+  if (result.exit_code != 0) return absl::InternalError("pplda run result: " + result.Describe());
+  run.model = LoadJson(run.model_path);
+  if (run.model.is_discarded()) return absl::InternalError("run result wrote no JSON model");
+  return run;
+}
+
+// Sum over topics of each term's count.
+std::vector<int64_t> TermTotals(const nlohmann::json& model) {
+  std::vector<int64_t> totals(model["vocabulary"].size(), 0);
+  for (const nlohmann::json& row : model["topic_term_counts"]) {
+    for (size_t w = 0; w < row.size() && w < totals.size(); ++w) totals[w] += row[w].get<int64_t>();
+  }
+  return totals;
+}
+
+std::map<std::string, int64_t> TokensByParty(const nlohmann::json& model) {
+  std::map<std::string, int64_t> out;
+  for (const nlohmann::json& p : model["metadata"]["corpus"]["parties"]) {
+    out[p["name"].get<std::string>()] = p["tokens"].get<int64_t>();
+  }
+  return out;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  return absl::StrSplit(text, '\n', absl::SkipEmpty());
+}
+
+class ConsortiumRunTest : public ConsortiumTest {};
+
+TEST_F(ConsortiumRunTest, ZeroIterationModelAndMixturesEqualSimulateWithTheSameSeed) {
+  constexpr uint64_t kSeed = 7;
+  ConsortiumOptions options;
+  options.initial_topics_seed = kSeed;
+  E2E_ASSERT_OK(SetUpConsortium(options));
+  E2E_ASSERT_OK(consortium_.StartAll());
+
+  absl::StatusOr<FinishedRun> run = RunToPublication(consortium_, /*iterations=*/0);
+  ASSERT_TRUE(run.ok()) << run.status();
+  absl::StatusOr<Simulation> sim = Simulate(consortium_, options, kSeed, /*iterations=*/0);
+  ASSERT_TRUE(sim.ok()) << sim.status();
+
+  const nlohmann::json& model = run->model;
+  EXPECT_EQ(model["vocabulary"], sim->model["vocabulary"]);
+  EXPECT_EQ(model["alpha"], sim->model["alpha"]);
+  EXPECT_EQ(model["beta"], sim->model["beta"]);
+  ASSERT_EQ(model["topic_term_counts"].size(), static_cast<size_t>(kTopics));
+  EXPECT_EQ(model["topic_term_counts"], sim->model["topic_term_counts"])
+      << "the daemons' published counts differ from simulate's for the same seed";
+  // The comparison is not vacuous: every party's tokens are in the counts.
+  int64_t total = 0;
+  for (int64_t t : TermTotals(model)) total += t;
+  std::map<std::string, int64_t> tokens = TokensByParty(model);
+  EXPECT_EQ(tokens, TokensByParty(sim->model));
+  ASSERT_EQ(tokens.size(), 3u);
+  EXPECT_GT(tokens["early"], 100);
+  EXPECT_EQ(total, tokens["early"] + tokens["middle"] + tokens["modern"]);
+
+  // Each party's mixtures (its own documents only) equal simulate's, byte
+  // for byte: the same documents in the same order, the same initial topics.
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    const std::string name = LocalConsortium::kPartyNames[i];
+    const std::filesystem::path mixtures =
+        consortium_.state(i) / "runs" / run->run_id / "mixtures.csv";
+    ASSERT_TRUE(std::filesystem::exists(mixtures)) << mixtures;
+    EXPECT_EQ(ReadText(mixtures), ReadText(sim->mixtures / (name + ".csv"))) << name;
+  }
+}
+
+TEST_F(ConsortiumRunTest, TwoIterationRunKeepsTermCountsTotalsAndWritesMixtures) {
+  ConsortiumOptions options;  // initial topics from the OS generator
+  E2E_ASSERT_OK(SetUpConsortium(options));
+  E2E_ASSERT_OK(consortium_.StartAll());
+
+  absl::StatusOr<FinishedRun> run = RunToPublication(consortium_, /*iterations=*/2);
+  ASSERT_TRUE(run.ok()) << run.status();
+  // The reference: term frequencies, documents and tokens of each party as
+  // simulate reads them (no iterations needed for those).
+  absl::StatusOr<Simulation> sim = Simulate(consortium_, options, 1, /*iterations=*/0);
+  ASSERT_TRUE(sim.ok()) << sim.status();
+
+  const nlohmann::json& model = run->model;
+  EXPECT_EQ(model["vocabulary"], sim->model["vocabulary"]);
+  const size_t v = model["vocabulary"].size();
+  ASSERT_EQ(model["topic_term_counts"].size(), static_cast<size_t>(kTopics));
+  int64_t total = 0;
+  for (const nlohmann::json& row : model["topic_term_counts"]) {
+    ASSERT_EQ(row.size(), v);
+    for (const nlohmann::json& count : row) {
+      ASSERT_TRUE(count.is_number_integer()) << count;
+      ASSERT_GE(count.get<int64_t>(), 0);
+      total += count.get<int64_t>();
+    }
+  }
+  EXPECT_EQ(TermTotals(model), TermTotals(sim->model))
+      << "a term's count summed over the topics must be its corpus frequency";
+  const std::map<std::string, int64_t> tokens = TokensByParty(model);
+  EXPECT_EQ(tokens, TokensByParty(sim->model));
+  int64_t party_tokens = 0;
+  for (const auto& [name, t] : tokens) party_tokens += t;
+  EXPECT_EQ(tokens.size(), 3u);
+  EXPECT_EQ(total, party_tokens);
+
+  const nlohmann::json& meta = model["metadata"];
+  EXPECT_EQ(meta["training"]["iterations"], 2);
+  EXPECT_EQ(meta["training"]["run_id"], run->run_id);
+  EXPECT_EQ(meta["privacy"]["key_origin"], "trusted dealer");
+  ASSERT_TRUE(meta["privacy"]["key"].is_string());
+  EXPECT_THAT(meta["privacy"]["key"].get<std::string>(), HasSubstr("TRUSTED DEALER"));
+  ASSERT_TRUE(meta["privacy"]["leakage"].is_string());
+  EXPECT_THAT(meta["privacy"]["leakage"].get<std::string>(), StartsWith("Revealed:"));
+  EXPECT_EQ(meta["privacy"]["paillier_modulus_bits"], 1024);
+  // The coordinator kept the model it served.
+  EXPECT_EQ(LoadJson(consortium_.state(-1) / "runs" / run->run_id / "model.json"), model);
+
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    const std::string name = LocalConsortium::kPartyNames[i];
+    const std::filesystem::path path = consortium_.state(i) / "runs" / run->run_id / "mixtures.csv";
+    ASSERT_TRUE(std::filesystem::exists(path)) << path;
+    EXPECT_EQ(FileMode(path), 0600u) << path;
+    const std::vector<std::string> rows = Lines(ReadText(path));
+    const std::vector<std::string> reference = Lines(ReadText(sim->mixtures / (name + ".csv")));
+    ASSERT_FALSE(rows.empty());
+    EXPECT_EQ(rows[0], "document,topic_0,topic_1,topic_2");
+    ASSERT_EQ(rows.size(), reference.size()) << name << ": one row per document";
+    for (size_t m = 1; m < rows.size(); ++m) {
+      const std::vector<std::string> fields = absl::StrSplit(rows[m], ',');
+      const std::vector<std::string> expected = absl::StrSplit(reference[m], ',');
+      ASSERT_EQ(fields.size(), 1u + kTopics) << rows[m];
+      EXPECT_EQ(fields[0], expected[0]) << name << " row " << m;
+      double sum = 0;
+      for (int k = 1; k <= kTopics; ++k) sum += std::stod(fields[k]);
+      EXPECT_NEAR(sum, 1.0, 1e-4) << rows[m];
+    }
+  }
+}
+
+TEST_F(ConsortiumRunTest, CancelEndsAnActiveRunAsCancelledAndTheConsortiumRunsAgain) {
+  E2E_ASSERT_OK(SetUpConsortium());
+  E2E_ASSERT_OK(consortium_.StartAll());
+  absl::StatusOr<std::string> run_id = StartRun(consortium_, kTopics, /*iterations=*/100);
+  ASSERT_TRUE(run_id.ok()) << run_id.status();
+  RunStatusLine s = PollStatus(
+      consortium_, *run_id,
+      [](const RunStatusLine& s) { return s.state == "iterating" || RunEnded(s); },
+      std::chrono::seconds(120));
+  ASSERT_EQ(s.state, "iterating") << s.command.Describe();
+
+  const std::string config = consortium_.coordinator_config().string();
+  const Clock::time_point cancelled_at = Clock::now();
+  CommandResult cancel =
+      RunPplda({"run", "cancel", "--config", config, "--reason", "e2e test cancels"});
+  ASSERT_EQ(cancel.exit_code, 0) << cancel.Describe();
+  s = PollStatus(consortium_, *run_id, RunEnded, std::chrono::seconds(120));
+  const double seconds = std::chrono::duration<double>(Clock::now() - cancelled_at).count();
+  EXPECT_EQ(s.state, "cancelled") << s.command.Describe();
+  EXPECT_LT(seconds, 60) << "the cancel took " << seconds << " s";
+  // The reason reached the coordinator and the parties it aborted.
+  EXPECT_THAT(consortium_.coordinator().LogText(), HasSubstr("e2e test cancels"));
+  int told = 0;
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    if (consortium_.party(i).LogText().find("e2e test cancels") != std::string::npos) ++told;
+  }
+  EXPECT_EQ(told, LocalConsortium::kParties);
+  EXPECT_LT(s.iteration, 100);
+
+  // Nothing to fetch, nothing left to cancel.
+  CommandResult result = RunPplda({"run", "result", "--config", config, "--run", *run_id, "--out",
+                                   (dir() / "cancelled.json").string()});
+  EXPECT_NE(result.exit_code, 0) << result.Describe();
+  EXPECT_THAT(result.output, HasSubstr("not published"));
+  CommandResult again = RunPplda({"run", "cancel", "--config", config});
+  EXPECT_NE(again.exit_code, 0) << again.Describe();
+
+  // Every daemon takes the next run.
+  absl::StatusOr<FinishedRun> next = RunToPublication(consortium_, /*iterations=*/0);
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_NE(next->run_id, *run_id);
+}
+
+}  // namespace
+}  // namespace pplda::e2e::testing

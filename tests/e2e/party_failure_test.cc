@@ -1,0 +1,120 @@
+// End-to-end: a party daemon that dies or stops in the middle of a run.
+//  - SIGKILL while the run iterates: the run ends as failed within a bound
+//    far below the parties' 600 s receive timeout (the survivors see the
+//    dead party's links close, the coordinator's call to it fails, and it
+//    aborts the others), `pplda run status` names the dead party in the
+//    error, the surviving daemons live on and accept a new Join, and with
+//    the dead party restarted the consortium publishes again.
+//  - SIGSTOP while the run iterates: `pplda run status` lists the stopped
+//    party under "waiting for" while the run waits; after SIGCONT the run
+//    goes on to publication.
+#include <signal.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/e2e/e2e_test_util.h"
+#include "tests/e2e/party_control_test_util.h"
+
+namespace pplda::e2e::testing {
+namespace {
+
+using ::testing::ContainsRegex;
+using ::testing::HasSubstr;
+
+constexpr int kMiddle = 1;  // the party the tests kill or stop
+constexpr int kModern = 2;
+
+class PartyFailureTest : public ConsortiumTest {
+ protected:
+  // Starts a run and waits until its first iteration is done (the second
+  // is under way).
+  void StartAndWaitForIteration(int iterations, std::string* run_id) {
+    absl::StatusOr<std::string> id = StartRun(consortium_, 3, iterations);
+    ASSERT_TRUE(id.ok()) << id.status();
+    *run_id = *id;
+    RunStatusLine s = PollStatus(
+        consortium_, *run_id,
+        [](const RunStatusLine& s) {
+          return (s.state == "iterating" && s.iteration >= 1) || RunEnded(s);
+        },
+        std::chrono::seconds(180));
+    ASSERT_EQ(s.state, "iterating") << s.command.Describe();
+  }
+};
+
+TEST_F(PartyFailureTest, KilledPartyFailsTheRunPromptlyAndIsNamed) {
+  E2E_ASSERT_OK(SetUpConsortium());
+  E2E_ASSERT_OK(consortium_.StartAll());
+  std::string run_id;
+  ASSERT_NO_FATAL_FAILURE(StartAndWaitForIteration(4, &run_id));
+
+  consortium_.party(kMiddle).Kill();
+  const Clock::time_point killed_at = Clock::now();
+  RunStatusLine s = PollStatus(consortium_, run_id, RunEnded, std::chrono::seconds(300));
+  const double seconds = std::chrono::duration<double>(Clock::now() - killed_at).count();
+  EXPECT_EQ(s.state, "failed") << s.command.Describe();
+  EXPECT_LT(seconds, 60) << "the run took " << seconds << " s to fail (receive timeout: 600 s)";
+  EXPECT_LT(s.iteration, 4);
+  EXPECT_THAT(s.command.output, ContainsRegex("error: .*middle")) << s.command.Describe();
+  CommandResult watch = RunPplda(
+      {"run", "watch", "--config", consortium_.coordinator_config().string(), "--run", run_id});
+  EXPECT_NE(watch.exit_code, 0) << watch.Describe();
+  EXPECT_THAT(watch.output, HasSubstr("failed"));
+
+  // The survivors live and take a new run.
+  ASSERT_TRUE(consortium_.coordinator().Running());
+  absl::StatusOr<std::unique_ptr<PartyControlClient>> client =
+      PartyControlClient::Create(consortium_, "coordinator");
+  ASSERT_TRUE(client.ok()) << client.status();
+  for (int i : {0, kModern}) {
+    ASSERT_TRUE(consortium_.party(i).Running()) << LocalConsortium::kPartyNames[i];
+    pplda::v1::JoinReply reply;
+    const grpc::Status join = (*client)->party(i).Join(
+        PartyControlClient::Context().get(), (*client)->Join("after-the-kill", 1), &reply);
+    EXPECT_TRUE(join.ok()) << LocalConsortium::kPartyNames[i] << ": " << join.error_message();
+    pplda::v1::AbortRequest abort;
+    *abort.mutable_header() = (*client)->Header("after-the-kill", 0);
+    abort.set_reason("e2e test: the survivors took a new run");
+    pplda::v1::AbortReply aborted;
+    const grpc::Status a =
+        (*client)->party(i).Abort(PartyControlClient::Context().get(), abort, &aborted);
+    EXPECT_TRUE(a.ok()) << a.error_message();
+  }
+  // The dead party restarted, the consortium publishes again.
+  E2E_ASSERT_OK(consortium_.StartParty(kMiddle));
+  CommandResult start =
+      RunPplda({"run", "start", "--config", consortium_.coordinator_config().string(), "--topics",
+                "3", "--iterations", "0", "--watch"},
+               std::chrono::seconds(300));
+  EXPECT_EQ(start.exit_code, 0) << start.Describe();
+}
+
+TEST_F(PartyFailureTest, StoppedPartyIsListedAsWaitedForAndTheRunResumes) {
+  E2E_ASSERT_OK(SetUpConsortium());
+  E2E_ASSERT_OK(consortium_.StartAll());
+  std::string run_id;
+  ASSERT_NO_FATAL_FAILURE(StartAndWaitForIteration(3, &run_id));
+
+  consortium_.party(kModern).Signal(SIGSTOP);
+  // Give the others time to finish what they can without it.
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  RunStatusLine first = RunStatusOf(consortium_, run_id);
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  RunStatusLine second = RunStatusOf(consortium_, run_id);
+  for (const RunStatusLine* s : {&first, &second}) {
+    EXPECT_TRUE(s->state == "iterating" || s->state == "publishing") << s->command.Describe();
+    EXPECT_THAT(s->command.output, ContainsRegex("waiting for: .*modern")) << s->command.Describe();
+  }
+  EXPECT_EQ(first.iteration, second.iteration) << "the run went on without the stopped party";
+
+  consortium_.party(kModern).Signal(SIGCONT);
+  RunStatusLine s = PollStatus(consortium_, run_id, RunEnded, std::chrono::seconds(300));
+  EXPECT_EQ(s.state, "published") << s.command.Describe();
+}
+
+}  // namespace
+}  // namespace pplda::e2e::testing

@@ -1,0 +1,289 @@
+// End-to-end refusals on real daemons (loopback, mutual TLS):
+//  - a participant whose certificate comes from another CA cannot reach the
+//    coordinator (the TLS handshake fails), whether it trusts the other CA
+//    or the consortium's, and the coordinator keeps serving;
+//  - a party daemon's PartyControl, called directly by this test, refuses
+//    each kind of bad request with its own gRPC status (an old protocol
+//    version, a foreign run id, a step out of order, an oversized message,
+//    a caller that is not the coordinator), the joined run goes on after
+//    the refusals, and the daemons then serve a real run to publication.
+#include <chrono>
+#include <climits>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "net/message_limits.h"
+#include "net/tls_identity.h"
+#include "tests/e2e/e2e_test_util.h"
+#include "tests/e2e/party_control_test_util.h"
+
+namespace pplda::e2e::testing {
+namespace {
+
+using ::testing::ContainsRegex;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// What the run CLI prints when the connection itself failed.
+constexpr char kConnectionFailure[] =
+    "([Hh]andshake|TLS|SSL|ssl|[Uu]navailable|UNAVAILABLE|does not answer)";
+
+std::string Code(const grpc::Status& s) {
+  return absl::StrCat(s.error_code(), " (", s.error_message(), ")");
+}
+
+// A run CLI config as participant "early": what `pplda run` reads of it.
+std::string ClientToml(const std::filesystem::path& consortium, const std::filesystem::path& ca,
+                       const std::filesystem::path& cert, const std::filesystem::path& key) {
+  return absl::StrCat("[party]\nname = \"early\"\nconsortium = \"", consortium.string(),
+                      "\"\n[tls]\nca = \"", ca.string(), "\"\ncert = \"", cert.string(),
+                      "\"\nkey = \"", key.string(), "\"\n");
+}
+
+class RefusalTest : public ConsortiumTest {};
+
+TEST_F(RefusalTest, ParticipantWithACertificateFromAnotherCaIsRefused) {
+  E2E_ASSERT_OK(SetUpConsortium());
+  E2E_ASSERT_OK(consortium_.StartAll());
+  const std::filesystem::path certs = consortium_.certs();
+  // Another CA with the same participant names and addresses.
+  std::string spec =
+      absl::StrCat("--name other --coordinator coordinator=", consortium_.address(-1));
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    absl::StrAppend(&spec, " --party ", LocalConsortium::kPartyNames[i], "=",
+                    consortium_.address(i));
+  }
+  const std::filesystem::path other = dir() / "other-ca";
+  E2E_ASSERT_OK(MakeCerts(other, spec));
+
+  // (a) Wholly of the other CA: its consortium file (naming this
+  // coordinator's address), its CA, its certificate for "early".
+  const std::filesystem::path foreign = dir() / "foreign.toml";
+  E2E_ASSERT_OK(WriteText(foreign, ClientToml(other / "consortium.toml", other / "ca.crt",
+                                              other / "early.crt", other / "early.key")));
+  CommandResult a = RunPplda({"run", "status", "--config", foreign.string()});
+  EXPECT_NE(a.exit_code, 0) << a.Describe();
+  EXPECT_THAT(a.output, ContainsRegex(kConnectionFailure)) << a.Describe();
+
+  // (b) Trusting this consortium's CA (so the client accepts the
+  // coordinator) but presenting the other CA's certificate, pinned in a
+  // doctored copy of the consortium file so that the CLI itself does not
+  // stop it: the coordinator refuses it in the handshake.
+  const std::string good_fingerprint = *net::CertificateFingerprint(ReadText(certs / "early.crt"));
+  absl::StatusOr<std::string> bad_fingerprint =
+      net::CertificateFingerprint(ReadText(other / "early.crt"));
+  ASSERT_TRUE(bad_fingerprint.ok()) << bad_fingerprint.status();
+  std::string doctored = ReadText(certs / "consortium.toml");
+  const size_t at = doctored.find(good_fingerprint);
+  ASSERT_NE(at, std::string::npos);
+  doctored.replace(at, good_fingerprint.size(), *bad_fingerprint);
+  E2E_ASSERT_OK(WriteText(dir() / "doctored-consortium.toml", doctored));
+  const std::filesystem::path mixed = dir() / "mixed.toml";
+  E2E_ASSERT_OK(WriteText(mixed, ClientToml(dir() / "doctored-consortium.toml", certs / "ca.crt",
+                                            other / "early.crt", other / "early.key")));
+  CommandResult b = RunPplda({"run", "status", "--config", mixed.string()});
+  EXPECT_NE(b.exit_code, 0) << b.Describe();
+  EXPECT_THAT(b.output, ContainsRegex(kConnectionFailure)) << b.Describe();
+  EXPECT_THAT(b.output, Not(HasSubstr("pins"))) << "refused by the CLI, not by the coordinator";
+
+  // The coordinator still serves the consortium's own participants.
+  ASSERT_TRUE(consortium_.coordinator().Running());
+  CommandResult start =
+      RunPplda({"run", "start", "--config", consortium_.coordinator_config().string(), "--topics",
+                "3", "--iterations", "0", "--watch"},
+               std::chrono::seconds(300));
+  ASSERT_EQ(start.exit_code, 0) << start.Describe();
+  CommandResult status =
+      RunPplda({"run", "status", "--config", consortium_.party_config(0).string()});
+  EXPECT_EQ(status.exit_code, 0) << status.Describe();
+  EXPECT_THAT(status.output, HasSubstr(": published"));
+}
+
+TEST_F(RefusalTest, PartyControlRefusesEachBadRequestWithItsOwnCodeAndKeepsServing) {
+  E2E_ASSERT_OK(SetUpConsortium());
+  E2E_ASSERT_OK(consortium_.StartAll());
+  absl::StatusOr<std::unique_ptr<PartyControlClient>> as_coordinator =
+      PartyControlClient::Create(consortium_, "coordinator");
+  ASSERT_TRUE(as_coordinator.ok()) << as_coordinator.status();
+  PartyControlClient& c = **as_coordinator;
+  const std::string run = "e2e-direct-run";
+  constexpr int kIterations = 2;
+
+  // An old protocol version.
+  {
+    pplda::v1::JoinRequest join = c.Join(run, kIterations);
+    join.mutable_header()->set_protocol_version(0);
+    pplda::v1::JoinReply reply;
+    const grpc::Status s = c.party(0).Join(c.Context().get(), join, &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << Code(s);
+    EXPECT_THAT(s.error_message(), HasSubstr("protocol version 0"));
+  }
+  // A foreign run id (nothing joined yet).
+  {
+    pplda::v1::PrepareRequest prepare;
+    *prepare.mutable_header() = c.Header("not-a-run", 0);
+    pplda::v1::PrepareReply reply;
+    const grpc::Status s = c.party(1).Prepare(c.Context().get(), prepare, &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND) << Code(s);
+  }
+  // A caller that is a party, not the coordinator.
+  {
+    absl::StatusOr<std::unique_ptr<PartyControlClient>> as_party =
+        PartyControlClient::Create(consortium_, "early");
+    ASSERT_TRUE(as_party.ok()) << as_party.status();
+    pplda::v1::JoinReply reply;
+    const grpc::Status s =
+        (*as_party)->party(1).Join(c.Context().get(), (*as_party)->Join(run, kIterations), &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << Code(s);
+    EXPECT_THAT(s.error_message(), HasSubstr("only the coordinator"));
+  }
+  // The coordinator's certificate with another participant's name.
+  {
+    pplda::v1::JoinRequest join = c.Join(run, kIterations);
+    join.mutable_header()->set_sender("early");
+    pplda::v1::JoinReply reply;
+    const grpc::Status s = c.party(1).Join(c.Context().get(), join, &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << Code(s);
+  }
+  // No header at all.
+  {
+    pplda::v1::JoinRequest join = c.Join(run, kIterations);
+    join.clear_header();
+    pplda::v1::JoinReply reply;
+    const grpc::Status s = c.party(2).Join(c.Context().get(), join, &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << Code(s);
+  }
+  // A message beyond the daemon's limit (net/message_limits.h: the largest
+  // payload plus the header allowance), sent by a client without a limit.
+  const size_t oversized =
+      static_cast<size_t>(net::MaxMessageBytes(net::kDefaultMaxPayloadBytes)) + (size_t{1} << 20);
+  {
+    pplda::v1::JoinRequest join = c.Join(run, kIterations);
+    join.mutable_parameters()->set_draw_method(std::string(oversized, 'x'));
+    pplda::v1::JoinReply reply;
+    const grpc::Status s = c.party(0).Join(c.Context().get(), join, &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << Code(s);
+    EXPECT_THAT(s.error_message(), HasSubstr("Received message larger than max"));
+  }
+
+  // A proper run, joined and prepared by this test as the coordinator would.
+  std::vector<pplda::v1::JoinReply> joined(LocalConsortium::kParties);
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    const grpc::Status s = c.party(i).Join(c.Context().get(), c.Join(run, kIterations), &joined[i]);
+    ASSERT_TRUE(s.ok()) << LocalConsortium::kPartyNames[i] << ": " << Code(s);
+    EXPECT_EQ(joined[i].party_index(), static_cast<uint32_t>(i));
+    EXPECT_GT(joined[i].tokens(), 0u);
+  }
+  // Join of another run while this one is active.
+  {
+    pplda::v1::JoinReply reply;
+    const grpc::Status s = c.party(0).Join(c.Context().get(), c.Join("other-run", 1), &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS) << Code(s);
+  }
+  // Prepare: every party at once (they compare plans in one MPC round).
+  std::vector<pplda::v1::PrepareReply> prepared(LocalConsortium::kParties);
+  std::vector<grpc::Status> statuses(LocalConsortium::kParties);
+  {
+    std::vector<std::thread> threads;
+    for (int i = 0; i < LocalConsortium::kParties; ++i) {
+      threads.emplace_back([&, i] {
+        pplda::v1::PrepareRequest prepare;
+        *prepare.mutable_header() = c.Header(run, 0);
+        for (const pplda::v1::JoinReply& j : joined) prepare.add_tokens_per_party(j.tokens());
+        statuses[i] = c.party(i).Prepare(c.Context().get(), prepare, &prepared[i]);
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    for (int i = 0; i < LocalConsortium::kParties; ++i) {
+      ASSERT_TRUE(statuses[i].ok()) << LocalConsortium::kPartyNames[i] << ": " << Code(statuses[i]);
+    }
+  }
+  pplda::v1::IterateRequest iterate;
+  *iterate.mutable_header() = c.Header(run, 1);
+  for (const pplda::v1::PrepareReply& p : prepared) *iterate.add_previous() = p.initial_counts();
+
+  // The wrong step: iteration 5 right after Prepare.
+  {
+    pplda::v1::IterateRequest wrong = iterate;
+    wrong.mutable_header()->set_iteration(5);
+    pplda::v1::IterateReply reply;
+    const grpc::Status s = c.party(0).Iterate(c.Context().get(), wrong, &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << Code(s);
+    EXPECT_THAT(s.error_message(), HasSubstr("next iteration is 1"));
+  }
+  // A foreign run id on Prepare and Iterate while a run is active.
+  {
+    pplda::v1::PrepareRequest prepare;
+    *prepare.mutable_header() = c.Header("not-a-run", 0);
+    pplda::v1::PrepareReply prepare_reply;
+    grpc::Status s = c.party(1).Prepare(c.Context().get(), prepare, &prepare_reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND) << Code(s);
+    pplda::v1::IterateRequest foreign = iterate;
+    foreign.mutable_header()->set_run_id("not-a-run");
+    pplda::v1::IterateReply reply;
+    s = c.party(1).Iterate(c.Context().get(), foreign, &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND) << Code(s);
+  }
+  // An old protocol version, an oversized message, a party's certificate:
+  // also refused in the middle of a run.
+  {
+    pplda::v1::IterateRequest old = iterate;
+    old.mutable_header()->set_protocol_version(0);
+    pplda::v1::IterateReply reply;
+    grpc::Status s = c.party(2).Iterate(c.Context().get(), old, &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << Code(s);
+    pplda::v1::IterateRequest huge = iterate;
+    huge.mutable_header()->set_run_id(std::string(oversized, 'r'));
+    s = c.party(2).Iterate(c.Context().get(), huge, &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << Code(s);
+    EXPECT_THAT(s.error_message(), HasSubstr("Received message larger than max"));
+    absl::StatusOr<std::unique_ptr<PartyControlClient>> as_party =
+        PartyControlClient::Create(consortium_, "modern");
+    ASSERT_TRUE(as_party.ok()) << as_party.status();
+    pplda::v1::IterateRequest from_party = iterate;
+    *from_party.mutable_header() = (*as_party)->Header(run, 1);
+    s = (*as_party)->party(0).Iterate(c.Context().get(), from_party, &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << Code(s);
+  }
+
+  // The run's state survived every refusal: iteration 1 runs at all parties.
+  {
+    std::vector<pplda::v1::IterateReply> replies(LocalConsortium::kParties);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < LocalConsortium::kParties; ++i) {
+      threads.emplace_back(
+          [&, i] { statuses[i] = c.party(i).Iterate(c.Context().get(), iterate, &replies[i]); });
+    }
+    for (std::thread& t : threads) t.join();
+    for (int i = 0; i < LocalConsortium::kParties; ++i) {
+      EXPECT_TRUE(statuses[i].ok()) << LocalConsortium::kPartyNames[i] << ": " << Code(statuses[i]);
+      EXPECT_EQ(replies[i].header().iteration(), 1);
+    }
+  }
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    pplda::v1::AbortRequest abort;
+    *abort.mutable_header() = c.Header(run, 0);
+    abort.set_reason("e2e test: direct run done");
+    pplda::v1::AbortReply reply;
+    const grpc::Status s = c.party(i).Abort(c.Context().get(), abort, &reply);
+    EXPECT_TRUE(s.ok()) << Code(s);
+  }
+
+  // Every daemon still serves: a real run through the coordinator publishes.
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    ASSERT_TRUE(consortium_.party(i).Running()) << LocalConsortium::kPartyNames[i];
+  }
+  CommandResult start =
+      RunPplda({"run", "start", "--config", consortium_.coordinator_config().string(), "--topics",
+                "3", "--iterations", "1", "--watch"},
+               std::chrono::seconds(300));
+  EXPECT_EQ(start.exit_code, 0) << start.Describe();
+  EXPECT_THAT(start.output, HasSubstr(": published"));
+}
+
+}  // namespace
+}  // namespace pplda::e2e::testing
