@@ -74,6 +74,23 @@ absl::Status RemotePartyGroup::ForEachParty(const std::string& step,
     if (first < 0 || (!secondary && results[first].code() == absl::StatusCode::kAborted)) first = p;
   }
   if (first < 0) return absl::OkStatus();
+  // A party that the others' errors name (e.g. "party 1 (middle) closed its
+  // link") is the root cause, even when its own call failed later or not at
+  // all from its side.
+  for (int p = 0; p < n; ++p) {
+    const std::string named = absl::StrCat("(", parties_[p].name, ")");
+    int mentions = 0;
+    for (int q = 0; q < n; ++q) {
+      if (q != p && !results[q].ok() &&
+          std::string(results[q].message()).find(named) != std::string::npos) {
+        ++mentions;
+      }
+    }
+    if (mentions > 0 && !results[p].ok()) {
+      first = p;
+      break;
+    }
+  }
   const absl::Status& s = results[first];
   absl::Status error(s.code(), absl::StrCat(step, ": party ", Describe(first), ": ", s.message()));
   Abort(std::string(error.message()));

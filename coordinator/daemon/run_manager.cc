@@ -143,6 +143,7 @@ absl::StatusOr<std::string> RunManager::Start(pplda::v1::RunParameters parameter
   ++version_;
   active_ = true;
   cancelled_ = false;
+  cancel_reason_.clear();
   model_json_.clear();
   started_ = std::chrono::steady_clock::now();
   metrics_.runs_started->Increment();
@@ -168,7 +169,9 @@ void RunManager::RunThread(std::string run_id, pplda::v1::RunParameters paramete
     metrics_.runs_failed->Increment();
     Update([&](pplda::v1::RunStatus& s) {
       s.set_state(cancelled ? "cancelled" : "failed");
-      s.set_error(std::string(status.message()));
+      s.set_error(cancelled && !cancel_reason_.empty()
+                      ? absl::StrCat("cancelled: ", cancel_reason_, " (", status.message(), ")")
+                      : std::string(status.message()));
       s.set_phase("");
       s.clear_waiting_for();
     });
@@ -373,6 +376,7 @@ absl::Status RunManager::Cancel(const std::string& run_id, const std::string& re
                                                         status_.state(), ", not running"));
     }
     cancelled_ = true;
+    cancel_reason_ = reason;
     group = group_;
   }
   spdlog::warn("run {}: cancel requested: {}", run_id, reason);

@@ -98,6 +98,7 @@ class RunManager {
   bool active_ = false;
   std::string model_json_;
   std::atomic<bool> cancelled_{false};
+  std::string cancel_reason_;  // guarded by mu_
   std::shared_ptr<RemotePartyGroup> group_;  // of the active run
   std::thread thread_;
   std::chrono::steady_clock::time_point started_;

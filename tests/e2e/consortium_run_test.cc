@@ -257,6 +257,8 @@ TEST_F(ConsortiumRunTest, CancelEndsAnActiveRunAsCancelledAndTheConsortiumRunsAg
   s = PollStatus(consortium_, *run_id, RunEnded, std::chrono::seconds(120));
   const double seconds = std::chrono::duration<double>(Clock::now() - cancelled_at).count();
   EXPECT_EQ(s.state, "cancelled") << s.command.Describe();
+  EXPECT_THAT(s.command.output, HasSubstr("error: cancelled: e2e test cancels"))
+      << s.command.Describe();
   EXPECT_LT(seconds, 60) << "the cancel took " << seconds << " s";
   // The reason reached the coordinator and the parties it aborted.
   EXPECT_THAT(consortium_.coordinator().LogText(), HasSubstr("e2e test cancels"));

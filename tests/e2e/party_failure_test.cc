@@ -60,6 +60,8 @@ TEST_F(PartyFailureTest, KilledPartyFailsTheRunPromptlyAndIsNamed) {
   EXPECT_LT(seconds, 60) << "the run took " << seconds << " s to fail (receive timeout: 600 s)";
   EXPECT_LT(s.iteration, 4);
   EXPECT_THAT(s.command.output, ContainsRegex("error: .*middle")) << s.command.Describe();
+  // The dead party leads the error (the survivors' link failures name it).
+  EXPECT_THAT(s.command.output, ContainsRegex("error: [a-z0-9 ]*: party middle")) << s.command.Describe();
   CommandResult watch = RunPplda(
       {"run", "watch", "--config", consortium_.coordinator_config().string(), "--run", run_id});
   EXPECT_NE(watch.exit_code, 0) << watch.Describe();
