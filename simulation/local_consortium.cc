@@ -76,7 +76,12 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
                                                        &pool));
   coordinator::RunDriverOptions driver;
   driver.iterations = options.iterations;
-  driver.on_step = options.on_step;
+  uint64_t rounds_at_start = 0, rounds_at_end = 0;
+  driver.on_step = [&](const IterationReport& r) {
+    if (r.iteration == 0) rounds_at_start = group->network().Stats().rounds;
+    if (r.iteration == options.iterations) rounds_at_end = group->network().Stats().rounds;
+    if (options.on_step) options.on_step(r);
+  };
   ASSIGN_OR_RETURN(coordinator::DrivenRun run,
                    coordinator::DriveRun(*coordinator, *group, vocabulary, driver));
   result.model = std::move(run.model);
@@ -94,6 +99,7 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
   }
   const crypto::NetworkStats net = group->network().Stats();
   stats.rounds = net.rounds;
+  stats.iteration_rounds = rounds_at_end - rounds_at_start;
   for (const crypto::PartyTraffic& traffic : net.parties) stats.bytes_sent.push_back(traffic.bytes_sent);
   const int decryptors = key.public_key->threshold();
   stats.partial_decryptions_per_iteration = plan.PartialDecryptionsPerIteration(decryptors);

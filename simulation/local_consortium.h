@@ -60,7 +60,8 @@ struct ConsortiumStats {
   double aggregation_seconds = 0;
   uint64_t partial_decryptions = 0;  // all parties, iterations + publication
   uint64_t partial_decryptions_per_iteration = 0;  // all parties
-  uint64_t rounds = 0;               // MPC rounds that carried traffic
+  uint64_t rounds = 0;               // MPC rounds that carried traffic (whole run)
+  uint64_t iteration_rounds = 0;     // of them, in the iterations (not setup or publication)
   std::vector<uint64_t> bytes_sent;  // per party, MPC payload bytes
   uint64_t coordinator_bytes = 0;    // ciphertext bytes to, from and relayed by the coordinator
 };

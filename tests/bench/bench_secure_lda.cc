@@ -89,7 +89,7 @@ void BM_SecureLda(benchmark::State& state) {
   state.counters["update"] = s.phases.update / it;
   state.counters["fold"] = s.aggregation_seconds / it;
   state.counters["partial_decryptions"] = pdec;
-  state.counters["mpc_rounds"] = static_cast<double>(s.rounds) / it;
+  state.counters["mpc_rounds"] = static_cast<double>(s.iteration_rounds) / it;
   state.counters["MB_per_party"] =
       static_cast<double>(*std::max_element(s.bytes_sent.begin(), s.bytes_sent.end())) / it / 1e6;
   state.counters["powm_ms"] = powm * 1e3;
