@@ -158,9 +158,9 @@ void AddRunCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) {
   start->add_option("--beta", f->beta, "Topic-term prior (a multiple of 1e-6)")
       ->capture_default_str()
       ->check(CLI::Range(1e-6, 1e6));
-  start->add_option("--draw", f->draw, "Secure draw: binary or tree")
+  start->add_option("--draw", f->draw, "Secure draw: binary, tree or cdf (fewest rounds)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"binary", "tree"}));
+      ->check(CLI::IsMember({"binary", "tree", "cdf"}));
   start->add_flag("--watch", f->watch, "Follow the run until it ends");
   start->add_flag("--verify-conversion", f->verify_conversion,
                   "Proofs of correct decryption in every iteration, verified by every party "

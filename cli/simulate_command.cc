@@ -160,8 +160,7 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
 
   simulation::LocalConsortiumOptions options;
   options.lda = f.lda;
-  options.lda.draw_method =
-      f.draw == "tree" ? crypto::DrawMethod::kParallelTree : crypto::DrawMethod::kBinarySearch;
+  ASSIGN_OR_RETURN(options.lda.draw_method, crypto::DrawMethodFromName(f.draw));
   options.lda.verify_conversion = f.verify_conversion;
   options.iterations = f.iterations;
   options.seed = f.seed;
@@ -272,9 +271,11 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
                   "Paillier modulus bits (2048 default; 1024 only to compare with the literature)")
       ->capture_default_str()
       ->check(CLI::IsMember({1024, 2048, 3072, 4096}));
-  app->add_option("--draw", flags->draw, "Secure draw: binary (binary search) or tree")
+  app->add_option("--draw", flags->draw,
+                  "Secure draw: binary (binary search), tree (parallel tree) or cdf "
+                  "(inverse CDF: fewest rounds)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"binary", "tree"}));
+      ->check(CLI::IsMember({"binary", "tree", "cdf"}));
   app->add_flag("--verify-conversion", flags->verify_conversion,
                "Proofs of correct decryption in every iteration, verified by every party");
   app->add_option("--seed", flags->seed, "Seed of the initial topics (the protocol's own "

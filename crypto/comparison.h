@@ -27,14 +27,16 @@
 // one extra round.
 //
 // Costs per comparison (n parties, l bits; rounds are for any batch size):
-//   LessThan:  masks 2 rounds (or precomputed) + online 1 + ceil(log2 l)
+// (masks: MpcConfig::mask_rounds(), 1 pseudo-random or 2 dealt, or 0 when
+// precomputed)
+//   LessThan:  masks + online 1 + ceil(log2 l)
 //              rounds; l random bits; ~2l multiplications.
-//   Equal:     masks 2 + online 1 + ceil(log2 l); l bits; l-1 multiplications.
-//   FullRange: masks 2 + online 2 + 7; 127 bits; ~253 multiplications.
+//   Equal:     masks + online 1 + ceil(log2 l); l bits; l-1 multiplications.
+//   FullRange: masks + online 2 + 7; 127 bits; ~253 multiplications.
 //
 // Input ranges (not checkable on secrets; outside them results are wrong):
 //   LessThan / Equal(a, b, l): |a - b| < 2^l, 1 <= l <= max_comparison_bits()
-//   (82 for t = 1, sigma = 40), e.g. a, b in [0, 2^l) or both signed l-bit.
+//   (83 for n = 3, t = 1, sigma = 40), e.g. a, b in [0, 2^l) or both signed l-bit.
 //   Mod2m(x, k, m): 0 <= x < 2^k, 1 <= m <= k <= max_masked_bits().
 // Errors: InvalidArgument for bit lengths out of range, size mismatches and
 // masks that do not match the required MaskSpec; engine errors pass through.

@@ -5,14 +5,20 @@
 // statistical mask is within 2^-sigma statistical distance of a value
 // independent of the secret).
 //
+// Shared randomness (random values, random bits, masks): either
+// pseudo-random secret sharing (pseudo_random_sharing.h; no dealing round,
+// one key-agreement round per engine) when the n-choose-t keys it needs are
+// at most kMaxPseudoRandomSets, or dealt by t+1 parties (one round per
+// batch). kAuto picks the first when it is possible.
+//
 // Bit budget of statistically masked openings (comparison.h): opening
-// x + r_low + 2^m r_high, with x < 2^k, r_low < 2^m and r_high the sum of
-// t+1 dealers' values uniform in [0, 2^(k-m+sigma+1)), must not wrap around
-// p = 2^127 - 1. That holds when
-//     k + sigma + 1 + ceil(log2(t+1)) <= 125,
-// so max_masked_bits() = 124 - sigma - ceil(log2(t+1)), e.g. 83 for t = 1
-// and sigma = 40. Comparisons of l-bit values mask l+1 bits:
-// max_comparison_bits() = max_masked_bits() - 1 (82 for t = 1, sigma = 40).
+// x + r_low + 2^m r_high, with x < 2^k, r_low < 2^m <= 2^k and r_high the
+// sum of S = mask_summands() values uniform in [0, 2^(k-m+sigma+1)) (t+1
+// dealers' or one per pseudo-random key), must not wrap around p = 2^127-1:
+//     2^(k+1) + S 2^(k+sigma+1) <= p,
+// and max_masked_bits() is the largest such k, e.g. 84 for n = 3, t = 1,
+// sigma = 40 (S = 2 or 3). Comparisons of l-bit values mask l+1 bits:
+// max_comparison_bits() = max_masked_bits() - 1.
 //
 // Ranges: 3 <= n <= 64, 1 <= t < n/2, 20 <= sigma <= 64.
 // Errors: InvalidArgument naming the parameter. Thread-safe (immutable).
@@ -30,26 +36,42 @@ class MpcConfig {
   static constexpr int kMinSigma = 20;
   static constexpr int kMaxSigma = 64;
 
+  static constexpr int kMaxPseudoRandomSets = 128;
+
+  enum class SharedRandomness { kAuto, kPseudoRandom, kDealt };
+
+  // InvalidArgument also when kPseudoRandom is asked for but n choose t
+  // exceeds kMaxPseudoRandomSets.
   static absl::StatusOr<MpcConfig> Create(int num_parties, int threshold,
-                                          int sigma = kDefaultSigma);
+                                          int sigma = kDefaultSigma,
+                                          SharedRandomness randomness = SharedRandomness::kAuto);
 
   int num_parties() const { return shamir_.num_parties(); }
   int threshold() const { return shamir_.threshold(); }
   int sigma() const { return sigma_; }
   const ShamirScheme& shamir() const { return shamir_; }
 
-  // ceil(log2(t + 1)): the bits added by summing t+1 dealers' masks.
-  int dealer_sum_bits() const;
+  // True: pseudo-random secret sharing; false: dealt by parties 0..t.
+  bool pseudo_random_sharing() const { return pseudo_random_sharing_; }
+  // Number of uniform values summed into a mask's high part: n choose t
+  // (pseudo-random) or t + 1 (dealt).
+  int mask_summands() const;
+  // Rounds of one GenerateMasks call with random bits: 1 (pseudo-random:
+  // the opening of the bits' squares) or 2 (dealing, then XOR or squares).
+  // The engine's one key-agreement round comes on top, once per engine.
+  int mask_rounds() const { return pseudo_random_sharing_ ? 1 : 2; }
   // Largest k for which a k-bit value can be opened under a statistical mask.
   int max_masked_bits() const;
   // Largest l for LessThan / Equal on l-bit operands.
   int max_comparison_bits() const { return max_masked_bits() - 1; }
 
  private:
-  MpcConfig(ShamirScheme shamir, int sigma) : shamir_(shamir), sigma_(sigma) {}
+  MpcConfig(ShamirScheme shamir, int sigma, bool pseudo_random_sharing)
+      : shamir_(shamir), sigma_(sigma), pseudo_random_sharing_(pseudo_random_sharing) {}
 
   ShamirScheme shamir_;
   int sigma_;
+  bool pseudo_random_sharing_;
 };
 
 }  // namespace pplda::crypto

@@ -1,7 +1,10 @@
 #include "crypto/mpc_engine.h"
 
+#include <sodium.h>
+
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -294,7 +297,60 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> MpcEngine::ExchangeWithAll(
   return received;
 }
 
+absl::StatusOr<PseudoRandomSharing*> MpcEngine::PseudoRandom() {
+  if (pseudo_random_) return pseudo_random_.get();
+  // The first member of each key set draws its key and sends it to the
+  // other members; everyone learns exactly the keys of its own sets.
+  const uint64_t round = BeginRound();
+  const int n = num_parties();
+  const std::vector<std::vector<int>> sets = PseudoRandomSharing::KeySets(n, threshold());
+  std::vector<PrssKey> keys(sets.size());
+  std::vector<std::vector<uint8_t>> payloads(n);
+  std::vector<std::vector<size_t>> from_leader(n);  // key indices each leader sends me
+  for (size_t s = 0; s < sets.size(); ++s) {
+    const std::vector<int>& set = sets[s];
+    const bool member = std::find(set.begin(), set.end(), party_) != set.end();
+    if (set[0] == party_) {
+      rng_.Fill(absl::MakeSpan(keys[s]));
+      for (size_t m = 1; m < set.size(); ++m) {
+        payloads[set[m]].insert(payloads[set[m]].end(), keys[s].begin(), keys[s].end());
+      }
+    } else if (member) {
+      from_leader[set[0]].push_back(s);
+    }
+  }
+  for (int j = 0; j < n; ++j) {
+    if (!payloads[j].empty()) RETURN_IF_ERROR(transport_.Send(j, round, std::move(payloads[j])));
+  }
+  for (int j = 0; j < n; ++j) {
+    if (from_leader[j].empty()) continue;
+    ASSIGN_OR_RETURN(std::vector<uint8_t> payload, transport_.Receive(j, round));
+    const size_t want = from_leader[j].size() * sizeof(PrssKey);
+    if (payload.size() != want) {
+      sodium_memzero(payload.data(), payload.size());
+      return absl::InvalidArgumentError(absl::StrCat(
+          "pseudo-random sharing keys (round ", round, ") from party ", j, ": ",
+          payload.size(), " bytes, expected ", want));
+    }
+    for (size_t k = 0; k < from_leader[j].size(); ++k) {
+      std::copy_n(payload.begin() + k * sizeof(PrssKey), sizeof(PrssKey),
+                  keys[from_leader[j][k]].begin());
+    }
+    sodium_memzero(payload.data(), payload.size());
+  }
+  absl::StatusOr<std::unique_ptr<PseudoRandomSharing>> made =
+      PseudoRandomSharing::Create(config_.shamir(), party_, keys);
+  sodium_memzero(keys.data(), keys.size() * sizeof(PrssKey));
+  if (!made.ok()) return made.status();
+  pseudo_random_ = *std::move(made);
+  return pseudo_random_.get();
+}
+
 absl::StatusOr<Shares> MpcEngine::Random(size_t count) {
+  if (config_.pseudo_random_sharing()) {
+    ASSIGN_OR_RETURN(PseudoRandomSharing * prss, PseudoRandom());
+    return Shares(prss->Random(count));
+  }
   const int dealers = threshold() + 1;
   FieldVector mine;
   std::vector<DealBlock> blocks;
@@ -306,11 +362,31 @@ absl::StatusOr<Shares> MpcEngine::Random(size_t count) {
   return DealAndCombine(blocks, count, dealers, ones, "Random");
 }
 
+absl::StatusOr<std::pair<Shares, Shares>> MpcEngine::RedrawSquares(size_t count) {
+  if (config_.pseudo_random_sharing()) {
+    ASSIGN_OR_RETURN(PseudoRandomSharing * prss, PseudoRandom());
+    Shares r(prss->Random(count));
+    return std::make_pair(std::move(r), Shares(prss->Zero(count)));
+  }
+  const int dealers = threshold() + 1;
+  std::vector<size_t> counts(num_parties(), 0);
+  for (int d = 0; d < dealers; ++d) counts[d] = 2 * count;
+  FieldVector fresh;
+  const FieldVector zeros(count, FieldElement::Zero());
+  std::vector<DealBlock> blocks;
+  if (party_ < dealers) {
+    fresh = RandomFieldVector(rng_, count);
+    blocks = {DealBlock{fresh, threshold()}, DealBlock{zeros, 2 * threshold()}};
+  }
+  ASSIGN_OR_RETURN(std::vector<FieldVector> by_dealer, Deal(blocks, counts, "random-bit redraw"));
+  return std::make_pair(SumOverDealers(by_dealer, dealers, 0, count),
+                        SumOverDealers(by_dealer, dealers, count, count));
+}
+
 absl::StatusOr<Shares> MpcEngine::BitsFromSquares(Shares r, Shares zero) {
   Shares bits(r.size());
   std::vector<size_t> pending(r.size());
   for (size_t k = 0; k < pending.size(); ++k) pending[k] = k;
-  const int dealers = threshold() + 1;
   for (int attempt = 0; attempt < kMaxBitAttempts; ++attempt) {
     FieldVector local(pending.size());
     for (size_t k = 0; k < pending.size(); ++k) local[k] = r[k] * r[k] + zero[k];
@@ -328,19 +404,7 @@ absl::StatusOr<Shares> MpcEngine::BitsFromSquares(Shares r, Shares zero) {
     if (redo.empty()) return bits;
     if (attempt + 1 == kMaxBitAttempts) break;
     // r = 0 was drawn at these positions: draw fresh r and zero sharings.
-    std::vector<size_t> counts(num_parties(), 0);
-    for (int d = 0; d < dealers; ++d) counts[d] = 2 * redo.size();
-    FieldVector fresh;
-    const FieldVector zeros(redo.size(), FieldElement::Zero());
-    std::vector<DealBlock> blocks;
-    if (party_ < dealers) {
-      fresh = RandomFieldVector(rng_, redo.size());
-      blocks = {DealBlock{fresh, threshold()}, DealBlock{zeros, 2 * threshold()}};
-    }
-    ASSIGN_OR_RETURN(std::vector<FieldVector> by_dealer,
-                     Deal(blocks, counts, "random-bit redraw"));
-    r = SumOverDealers(by_dealer, dealers, 0, redo.size());
-    zero = SumOverDealers(by_dealer, dealers, redo.size(), redo.size());
+    ASSIGN_OR_RETURN(std::tie(r, zero), RedrawSquares(redo.size()));
     pending = std::move(redo);
   }
   return absl::InternalError(absl::StrCat(
@@ -386,6 +450,7 @@ absl::StatusOr<MpcEngine::MaskMaterial> MpcEngine::DealMaskMaterial(
     absl::Span<const MaskSpec> specs, size_t total_bits, size_t total_high) {
   MaskMaterial out;
   if (total_bits + total_high == 0) return out;
+  if (config_.pseudo_random_sharing()) return PseudoRandomMaskMaterial(specs, total_bits);
   const int dealers = threshold() + 1;
   const bool xor_bits = UsesXorBits();
   // Per dealer: bits (XOR method) or r and a degree-2t zero (squaring), then
@@ -421,6 +486,20 @@ absl::StatusOr<MpcEngine::MaskMaterial> MpcEngine::DealMaskMaterial(
     Shares zero = SumOverDealers(by_dealer, dealers, total_bits, total_bits);
     ASSIGN_OR_RETURN(out.bits, BitsFromSquares(std::move(r), std::move(zero)));
   }
+  return out;
+}
+
+absl::StatusOr<MpcEngine::MaskMaterial> MpcEngine::PseudoRandomMaskMaterial(
+    absl::Span<const MaskSpec> specs, size_t total_bits) {
+  ASSIGN_OR_RETURN(PseudoRandomSharing * prss, PseudoRandom());
+  MaskMaterial out;
+  for (const MaskSpec& spec : specs) {
+    if (spec.high_bits > 0) out.high.Append(Shares(prss->Bounded(spec.count, spec.high_bits)));
+  }
+  if (total_bits == 0) return out;
+  Shares r(prss->Random(total_bits));
+  Shares zero(prss->Zero(total_bits));
+  ASSIGN_OR_RETURN(out.bits, BitsFromSquares(std::move(r), std::move(zero)));
   return out;
 }
 

@@ -13,22 +13,28 @@
 //   InnerProducts     1       as Mul, one share per group
 //   Open              1       n-1 shares per element
 //   OpenTo            1       one share per element to its receiver
+//   ExchangeWithAll   1       the caller's bytes, to every peer
+// Shared randomness, pseudo-random (config.pseudo_random_sharing(); the
+// first call also spends one round agreeing the keys, 32 bytes per key):
+//   Random            0       nothing
+//   RandomBits        1       open of r^2 (degree 2t): n-1 shares per bit
+//   GenerateMasks     1       as RandomBits; high masks cost nothing
+// or dealt:
 //   Random            1       parties 0..t: n-1 shares per element
 //   RandomBits        2       t = 1: 2 dealers deal bits, XOR by one Mul;
 //                             t >= 2: t+1 dealers deal r, open of r^2 (all)
 //   GenerateMasks     2       as RandomBits, plus t+1 dealers' high masks
-//   ExchangeWithAll   1       the caller's bytes, to every peer
 //
 // Multiplication is Gennaro-Rabin-Rabin (PODC 1998): parties 0..2t reshare
 // their local degree-2t product a_i b_i at degree t and every party
-// recombines with the degree-2t Lagrange coefficients at 0. Random bits: for
-// t = 1, parties 0 and 1 each deal a random bit and b = b0 xor b1 =
-// b0 + b1 - 2 b0 b1 (one Mul; either dealer alone sees nothing of b); for
-// t >= 2, Damgard-Fitzi-Kiltz-Nielsen-Toft (TCC 2006): r^2 is opened at
-// degree 2t, randomised by a dealt degree-2t sharing of zero, and
-// b = (r/sqrt(r^2)+1)/2 (constant rounds for any t; the XOR of t+1 dealers'
-// bits would need ceil(log2(t+1)) rounds). A random r = 0 (probability
-// about 2^-126 per bit) is redrawn, at most kMaxBitAttempts times.
+// recombines with the degree-2t Lagrange coefficients at 0. Random bits:
+// Damgard-Fitzi-Kiltz-Nielsen-Toft (TCC 2006): r^2 is opened at degree 2t,
+// randomised by a degree-2t sharing of zero, and b = (r/sqrt(r^2)+1)/2, with
+// r and the zero sharing pseudo-random (pseudo_random_sharing.h) or dealt by
+// t+1 parties. With dealt randomness and t = 1, parties 0 and 1 instead each
+// deal a random bit and b = b0 xor b1 = b0 + b1 - 2 b0 b1 (one Mul; either
+// dealer alone sees nothing of b). A random r = 0 (probability about 2^-126
+// per bit) is redrawn, at most kMaxBitAttempts times.
 //
 // Errors: InvalidArgument for inputs of the wrong size or range and for
 // malformed or inconsistent shares received from a peer (naming the party,
@@ -41,6 +47,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -51,6 +58,7 @@
 #include "crypto/mpc_masks.h"
 #include "crypto/mpc_prg.h"
 #include "crypto/mpc_shares.h"
+#include "crypto/pseudo_random_sharing.h"
 #include "crypto/secure_rng.h"
 #include "crypto/transport.h"
 
@@ -168,9 +176,17 @@ class MpcEngine {
     Shares bits;
     Shares high;
   };
-  // True when random bits are made as the XOR of two dealers' bits (t = 1),
-  // false when by squaring (t >= 2).
-  bool UsesXorBits() const { return threshold() == 1; }
+  // True when random bits are made as the XOR of two dealers' bits (dealt
+  // randomness, t = 1), false when by squaring.
+  bool UsesXorBits() const { return threshold() == 1 && !config_.pseudo_random_sharing(); }
+  // The pseudo-random sharing, agreeing its keys (one round) on first use.
+  absl::StatusOr<PseudoRandomSharing*> PseudoRandom();
+  // Mask material without dealing: pseudo-random r, zero and high masks.
+  absl::StatusOr<MaskMaterial> PseudoRandomMaskMaterial(absl::Span<const MaskSpec> specs,
+                                                        size_t total_bits);
+  // Fresh shares of random r (degree t) and of zero (degree 2t) for `count`
+  // redrawn bits.
+  absl::StatusOr<std::pair<Shares, Shares>> RedrawSquares(size_t count);
   // The dealing round and, for bits, the XOR or squaring round.
   absl::StatusOr<MaskMaterial> DealMaskMaterial(absl::Span<const MaskSpec> specs,
                                                 size_t total_bits, size_t total_high);
@@ -192,6 +208,7 @@ class MpcEngine {
   int party_;
   // Degree-2t Lagrange coefficients at 0 for parties 0..2t.
   FieldVector product_recombination_;
+  std::unique_ptr<PseudoRandomSharing> pseudo_random_;
   uint64_t round_ = 0;
 };
 

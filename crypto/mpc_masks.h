@@ -1,16 +1,16 @@
 // Random masks for statistically masked openings (comparison.h,
 // mpc_truncation.h) and shared random integers, produced in one batch by
-// MpcEngine::GenerateMasks (2 rounds for any number of specs).
+// MpcEngine::GenerateMasks (1 round with pseudo-random sharing, 2 with
+// dealt randomness, for any number of specs; mpc_engine.h).
 //
 // For each of `count` elements a MaskBatch holds
 //   bits[e * low_bits + i]  shares of uniform random bits r_i (if kept),
 //   low[e]  = sum_i 2^i r_i, uniform in [0, 2^low_bits),
-//   high[e] = sum over the t+1 dealers of a value uniform in
-//             [0, 2^high_bits) (absent when high_bits = 0).
-// Random bits are the XOR of two dealers' bits when t = 1 and come from
-// squaring otherwise (Damgard et al., TCC 2006): see mpc_engine.h.
+//   high[e] = sum of MpcConfig::mask_summands() values uniform in
+//             [0, 2^high_bits), one per pseudo-random key or per dealer
+//             (absent when high_bits = 0).
 // No coalition of t parties learns any r_i or any part of low or high: the
-// high part contains at least one honest dealer's uniform value.
+// high part contains at least one value from a key (or dealer) outside it.
 #ifndef PPLDA_CRYPTO_MPC_MASKS_H_
 #define PPLDA_CRYPTO_MPC_MASKS_H_
 

@@ -16,6 +16,11 @@ ExpandedRng::ExpandedRng(SecureRng& seed_source)
   seed_source.Fill(absl::MakeSpan(key_));
 }
 
+ExpandedRng::ExpandedRng(const std::array<uint8_t, 32>& key)
+    : key_(key), buffer_(kBufferBytes), used_(kBufferBytes) {
+  [[maybe_unused]] const int ignored = sodium_init();
+}
+
 ExpandedRng::~ExpandedRng() {
   sodium_memzero(key_.data(), key_.size());
   sodium_memzero(buffer_.data(), buffer_.size());

@@ -27,6 +27,9 @@ class ExpandedRng final : public SecureRng {
   static constexpr size_t kBufferBytes = 1 << 16;
 
   explicit ExpandedRng(SecureRng& seed_source);
+  // A stream under a given key (pseudo-random sharing: parties holding the
+  // same key draw the same stream).
+  explicit ExpandedRng(const std::array<uint8_t, 32>& key);
   ~ExpandedRng() override;
   ExpandedRng(const ExpandedRng&) = delete;
   ExpandedRng& operator=(const ExpandedRng&) = delete;

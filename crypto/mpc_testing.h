@@ -65,8 +65,10 @@ class MpcTestbed {
  public:
   static absl::StatusOr<std::unique_ptr<MpcTestbed>> Create(
       int num_parties, int threshold, uint64_t seed,
-      int sigma = MpcConfig::kDefaultSigma) {
-    ASSIGN_OR_RETURN(MpcConfig config, MpcConfig::Create(num_parties, threshold, sigma));
+      int sigma = MpcConfig::kDefaultSigma,
+      MpcConfig::SharedRandomness randomness = MpcConfig::SharedRandomness::kAuto) {
+    ASSIGN_OR_RETURN(MpcConfig config,
+                     MpcConfig::Create(num_parties, threshold, sigma, randomness));
     ASSIGN_OR_RETURN(std::unique_ptr<SimulatedNetwork> network,
                      SimulatedNetwork::Create(num_parties));
     auto bed = std::unique_ptr<MpcTestbed>(new MpcTestbed(config, std::move(network), seed));

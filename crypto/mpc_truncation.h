@@ -17,7 +17,7 @@
 //
 // Security: the opened c is within 2^-sigma statistical distance of a value
 // independent of x (see comparison.h). Ranges: 1 <= m <= k <=
-// max_masked_bits() (83 for t = 1, sigma = 40); errors InvalidArgument.
+// max_masked_bits() (84 for n = 3, t = 1, sigma = 40); errors InvalidArgument.
 #ifndef PPLDA_CRYPTO_MPC_TRUNCATION_H_
 #define PPLDA_CRYPTO_MPC_TRUNCATION_H_
 

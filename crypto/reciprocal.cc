@@ -70,8 +70,9 @@ absl::StatusOr<int> ReciprocalPrecision(const MpcConfig& config) {
   return precision;
 }
 
-absl::StatusOr<Shares> Reciprocal(MpcEngine& engine, const Shares& x, int k, int f) {
-  ASSIGN_OR_RETURN(const int precision, ReciprocalPrecision(engine.config()));
+namespace {
+
+absl::Status CheckReciprocalRange(int k, int f, int precision) {
   if (k < 1 || k > precision) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Reciprocal: input bit length k = ", k, " is outside [1, ", precision, "]"));
@@ -81,20 +82,52 @@ absl::StatusOr<Shares> Reciprocal(MpcEngine& engine, const Shares& x, int k, int
         "Reciprocal: output precision f = ", f, " must be in [k + ", kMinGuardBits, " = ",
         k + kMinGuardBits, ", ", kMaxOutputBits, "] for the 2^-20 error bound"));
   }
+  return absl::OkStatus();
+}
+
+// The masks for `count` inputs, precision P: comparisons, 6 Goldschmidt
+// truncations per element, the final rescaling when f < k + P.
+std::vector<MaskSpec> MaskSpecs(const MpcConfig& config, size_t count, int k, int f,
+                                int precision) {
+  std::vector<MaskSpec> specs = {LessThanMaskSpec(config, count * (k - 1), k),
+                                 TruncPrMaskSpec(config, 6 * count, 2 * precision + 3, precision)};
+  if (f < k + precision) {
+    specs.push_back(TruncPrMaskSpec(config, count, k + precision + 1, k + precision - f));
+  }
+  return specs;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<MaskSpec>> ReciprocalMaskSpecs(const MpcConfig& config, size_t count,
+                                                          int k, int f) {
+  ASSIGN_OR_RETURN(const int precision, ReciprocalPrecision(config));
+  RETURN_IF_ERROR(CheckReciprocalRange(k, f, precision));
+  return MaskSpecs(config, count, k, f, precision);
+}
+
+absl::StatusOr<Shares> Reciprocal(MpcEngine& engine, const Shares& x, int k, int f) {
+  ASSIGN_OR_RETURN(std::vector<MaskSpec> specs,
+                   ReciprocalMaskSpecs(engine.config(), x.size(), k, f));
+  if (x.empty()) return Shares();
+  ASSIGN_OR_RETURN(std::vector<MaskBatch> masks, engine.GenerateMasks(specs));
+  return Reciprocal(engine, x, k, f, masks);
+}
+
+absl::StatusOr<Shares> Reciprocal(MpcEngine& engine, const Shares& x, int k, int f,
+                                  absl::Span<const MaskBatch> masks) {
+  ASSIGN_OR_RETURN(const int precision, ReciprocalPrecision(engine.config()));
+  RETURN_IF_ERROR(CheckReciprocalRange(k, f, precision));
   const size_t count = x.size();
   if (count == 0) return Shares();
+  const std::vector<MaskSpec> want = MaskSpecs(engine.config(), count, k, f, precision);
+  if (masks.size() != want.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("Reciprocal: ", masks.size(),
+                                                   " mask batches, expected ", want.size()));
+  }
+  for (size_t i = 0; i < want.size(); ++i) RETURN_IF_ERROR(CheckMasks(masks[i], want[i], "Reciprocal"));
   const int product_bits = 2 * precision + 3;
   const bool final_trunc = f < k + precision;
-  // All masks in one batch: comparisons, 6 Goldschmidt truncations per
-  // element, the final rescaling.
-  std::vector<MaskSpec> specs = {
-      LessThanMaskSpec(engine.config(), count * (k - 1), k),
-      TruncPrMaskSpec(engine.config(), 6 * count, product_bits, precision)};
-  if (final_trunc) {
-    specs.push_back(TruncPrMaskSpec(engine.config(), count, k + precision + 1,
-                                    k + precision - f));
-  }
-  ASSIGN_OR_RETURN(std::vector<MaskBatch> masks, engine.GenerateMasks(specs));
 
   Shares v = PublicShares(count, FieldElement::One());
   if (k > 1) {

@@ -36,7 +36,7 @@
 // (40 for t = 1 and sigma = 40). Requirements: 1 <= k <= P, P >= 36,
 // k + 21 <= f <= 120. Errors: InvalidArgument naming k, f or P.
 //
-// Cost for any batch: 2 rounds of masks, 1 + ceil(log2 k) rounds of
+// Cost for any batch: MpcConfig::mask_rounds() rounds of masks, 1 + ceil(log2 k) rounds of
 // comparison and 11 rounds of products and truncations (10 when
 // f >= k + P: no final truncation); per input k-1
 // comparisons of k bits, 8 multiplications and 7 truncations.
@@ -45,9 +45,14 @@
 #ifndef PPLDA_CRYPTO_RECIPROCAL_H_
 #define PPLDA_CRYPTO_RECIPROCAL_H_
 
+#include <cstddef>
+#include <vector>
+
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "crypto/mpc_config.h"
 #include "crypto/mpc_engine.h"
+#include "crypto/mpc_masks.h"
 #include "crypto/mpc_shares.h"
 
 namespace pplda::crypto {
@@ -61,6 +66,14 @@ absl::StatusOr<int> ReciprocalPrecision(const MpcConfig& config);
 
 // y[i] ~ 2^f / x[i] for x[i] in [1, 2^k).
 absl::StatusOr<Shares> Reciprocal(MpcEngine& engine, const Shares& x, int k, int f);
+
+// The masks Reciprocal needs for `count` inputs, so that a caller can make
+// them in the same GenerateMasks call as other masks (one round in all),
+// and Reciprocal with those masks (InvalidArgument if they do not match).
+absl::StatusOr<std::vector<MaskSpec>> ReciprocalMaskSpecs(const MpcConfig& config, size_t count,
+                                                          int k, int f);
+absl::StatusOr<Shares> Reciprocal(MpcEngine& engine, const Shares& x, int k, int f,
+                                  absl::Span<const MaskBatch> masks);
 
 }  // namespace pplda::crypto
 

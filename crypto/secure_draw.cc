@@ -1,5 +1,6 @@
 #include "crypto/secure_draw.h"
 
+#include <algorithm>
 #include <string>
 
 #include "absl/status/status.h"
@@ -114,15 +115,11 @@ absl::StatusOr<std::vector<std::optional<int>>> ToTopics(
 
 absl::StatusOr<std::vector<std::optional<int>>> DrawParallel(
     MpcEngine& engine, const SecureDrawPlan& plan, const TopicTree& tree,
-    const Shares& weights, absl::Span<const int> owners) {
+    const Shares& weights, absl::Span<const int> owners, absl::Span<const MaskBatch> masks) {
   const size_t tokens = owners.size(), nodes = tree.nodes.size();
   const int num_topics = plan.num_topics;
   Shares left, total;
   NodeSums(weights, tokens, num_topics, tree, left, total);
-  const std::vector<MaskSpec> specs = {
-      MaskSpec{tokens * nodes, plan.uniform_bits, 0, false},
-      ComparisonMasks(engine.config(), plan, tokens * nodes)};
-  ASSIGN_OR_RETURN(std::vector<MaskBatch> masks, engine.GenerateMasks(specs));
   ASSIGN_OR_RETURN(Shares go_left, GoLeft(engine, plan, masks[0].low, left, total, masks[1]));
 
   // reach[tau * nodes + v]: [token tau's walk passes internal node v].
@@ -169,17 +166,47 @@ absl::StatusOr<std::vector<std::optional<int>>> DrawParallel(
   return ToTopics(opened, num_topics);
 }
 
+// topic = #{k in 1..K-1 : 2^u P_k <= U S}, P_k = w_0 + ... + w_{k-1}.
+absl::StatusOr<std::vector<std::optional<int>>> DrawInverseCdf(
+    MpcEngine& engine, const SecureDrawPlan& plan, const Shares& weights,
+    absl::Span<const int> owners, absl::Span<const MaskBatch> masks) {
+  const size_t tokens = owners.size();
+  const int K = plan.num_topics, cuts = K - 1;
+  Shares sums(tokens), prefixes(tokens * cuts);
+  for (size_t tau = 0; tau < tokens; ++tau) {
+    FieldElement prefix = FieldElement::Zero();
+    for (int k = 0; k < K; ++k) {
+      if (k > 0) prefixes[tau * cuts + (k - 1)] = prefix;
+      prefix += weights[tau * K + k];
+    }
+    sums[tau] = prefix;
+  }
+  ASSIGN_OR_RETURN(Shares scaled_sum, engine.Mul(masks[0].low, sums));
+  Shares lhs(tokens * cuts);
+  for (size_t tau = 0; tau < tokens; ++tau) {
+    for (int c = 0; c < cuts; ++c) lhs[tau * cuts + c] = scaled_sum[tau];
+  }
+  const Shares rhs = prefixes * FieldElement::PowerOfTwo(plan.uniform_bits);
+  ASSIGN_OR_RETURN(Shares below, plan.full_range
+                                     ? LessThanFullRange(engine, lhs, rhs, masks[1])
+                                     : LessThan(engine, lhs, rhs, plan.comparison_bits, masks[1]));
+  Shares topic(tokens);
+  for (size_t tau = 0; tau < tokens; ++tau) {
+    FieldElement passed = FieldElement::FromUint64(static_cast<uint64_t>(cuts));
+    for (int c = 0; c < cuts; ++c) passed -= below[tau * cuts + c];
+    topic[tau] = passed;
+  }
+  ASSIGN_OR_RETURN(auto opened, engine.OpenTo(topic, owners));
+  return ToTopics(opened, K);
+}
+
 absl::StatusOr<std::vector<std::optional<int>>> DrawBinarySearch(
     MpcEngine& engine, const SecureDrawPlan& plan, const TopicTree& tree,
-    const Shares& weights, absl::Span<const int> owners) {
+    const Shares& weights, absl::Span<const int> owners, absl::Span<const MaskBatch> masks) {
   const size_t tokens = owners.size(), nodes = tree.nodes.size();
   const int me = engine.party_id();
   Shares left, total;
   NodeSums(weights, tokens, plan.num_topics, tree, left, total);
-  const size_t draws = tokens * tree.depth;
-  const std::vector<MaskSpec> specs = {MaskSpec{draws, plan.uniform_bits, 0, false},
-                                       ComparisonMasks(engine.config(), plan, draws)};
-  ASSIGN_OR_RETURN(std::vector<MaskBatch> masks, engine.GenerateMasks(specs));
 
   // The owner's walk: current internal node, or -(topic + 1) at a leaf.
   std::vector<int> position(tokens, 0);
@@ -242,6 +269,14 @@ absl::StatusOr<std::vector<std::optional<int>>> DrawBinarySearch(
 
 }  // namespace
 
+absl::StatusOr<DrawMethod> DrawMethodFromName(std::string_view name) {
+  if (name == "binary") return DrawMethod::kBinarySearch;
+  if (name == "tree") return DrawMethod::kParallelTree;
+  if (name == "cdf") return DrawMethod::kInverseCdf;
+  return absl::InvalidArgumentError(absl::StrCat("secure draw method '", std::string(name),
+                                                 "' is not one of binary, tree, cdf"));
+}
+
 absl::StatusOr<SecureDrawPlan> PlanSecureDraw(const MpcConfig& config,
                                               const SecureDrawOptions& options) {
   const int num_topics = options.num_topics;
@@ -255,9 +290,14 @@ absl::StatusOr<SecureDrawPlan> PlanSecureDraw(const MpcConfig& config,
   }
   SecureDrawPlan plan;
   plan.num_topics = num_topics;
+  plan.method = options.method;
   plan.tree_depth = CeilLog2(num_topics);
   if (num_topics == 1) return plan;  // nothing to draw, no communication
-  plan.uniform_bits = config.sigma() + CeilLog2(plan.tree_depth);
+  // Tree walks: D decisions, each off by < 2^-u. Inverse CDF: each of the
+  // K probabilities off by < 2^-u, total variation < K 2^-u / 2.
+  plan.uniform_bits = options.method == DrawMethod::kInverseCdf
+                          ? config.sigma() + std::max(0, CeilLog2(num_topics) - 1)
+                          : config.sigma() + CeilLog2(plan.tree_depth);
   plan.comparison_bits = plan.uniform_bits + options.weight_bits;
   const bool fits_statistical = plan.comparison_bits <= config.max_comparison_bits();
   const bool fits_full = plan.comparison_bits <= kFullRangeMaxBits;
@@ -281,12 +321,15 @@ absl::StatusOr<SecureDrawPlan> PlanSecureDraw(const MpcConfig& config,
   }
   const TopicTree tree(num_topics);
   const int compare = ComparisonOnlineRounds(plan);
-  if (options.method == DrawMethod::kParallelTree) {
+  if (options.method == DrawMethod::kInverseCdf) {
     plan.comparisons_per_token = num_topics - 1;
-    plan.rounds = 2 + 1 + compare + (plan.tree_depth - 1) + 1;
+    plan.rounds = config.mask_rounds() + 1 + compare + 1;
+  } else if (options.method == DrawMethod::kParallelTree) {
+    plan.comparisons_per_token = num_topics - 1;
+    plan.rounds = config.mask_rounds() + 1 + compare + (plan.tree_depth - 1) + 1;
   } else {
     plan.comparisons_per_token = plan.tree_depth;
-    plan.rounds = 2;
+    plan.rounds = config.mask_rounds();
     for (const std::vector<int>& level : tree.by_depth) {
       plan.rounds += (level.size() > 1 ? 2 : 0) + 1 + compare + 1;
     }
@@ -294,11 +337,10 @@ absl::StatusOr<SecureDrawPlan> PlanSecureDraw(const MpcConfig& config,
   return plan;
 }
 
-absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine,
-                                                           const Shares& weights,
-                                                           absl::Span<const int> owners,
-                                                           const SecureDrawOptions& options) {
-  ASSIGN_OR_RETURN(SecureDrawPlan plan, PlanSecureDraw(engine.config(), options));
+namespace {
+
+absl::Status CheckDrawInputs(const MpcEngine& engine, const Shares& weights,
+                             absl::Span<const int> owners, const SecureDrawOptions& options) {
   const size_t tokens = owners.size();
   if (weights.size() != tokens * options.num_topics) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -312,6 +354,58 @@ absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine,
           ", not a party id (0..", engine.num_parties() - 1, ")"));
     }
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::vector<MaskSpec> SecureDrawMaskSpecs(const MpcConfig& config, const SecureDrawPlan& plan,
+                                          size_t tokens) {
+  if (plan.num_topics <= 1) return {};
+  size_t uniforms = 0, comparisons = 0;
+  switch (plan.method) {
+    case DrawMethod::kInverseCdf:
+      uniforms = tokens;
+      comparisons = tokens * (plan.num_topics - 1);
+      break;
+    case DrawMethod::kParallelTree:
+      uniforms = comparisons = tokens * (plan.num_topics - 1);  // one per internal node
+      break;
+    case DrawMethod::kBinarySearch:
+      uniforms = comparisons = tokens * plan.tree_depth;
+      break;
+  }
+  return {MaskSpec{uniforms, plan.uniform_bits, 0, false},
+          ComparisonMasks(config, plan, comparisons)};
+}
+
+absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine,
+                                                           const Shares& weights,
+                                                           absl::Span<const int> owners,
+                                                           const SecureDrawOptions& options) {
+  ASSIGN_OR_RETURN(SecureDrawPlan plan, PlanSecureDraw(engine.config(), options));
+  RETURN_IF_ERROR(CheckDrawInputs(engine, weights, owners, options));
+  ASSIGN_OR_RETURN(std::vector<MaskBatch> masks,
+                   engine.GenerateMasks(SecureDrawMaskSpecs(engine.config(), plan, owners.size())));
+  return SecureDraw(engine, weights, owners, options, masks);
+}
+
+absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine,
+                                                           const Shares& weights,
+                                                           absl::Span<const int> owners,
+                                                           const SecureDrawOptions& options,
+                                                           absl::Span<const MaskBatch> masks) {
+  ASSIGN_OR_RETURN(SecureDrawPlan plan, PlanSecureDraw(engine.config(), options));
+  const size_t tokens = owners.size();
+  RETURN_IF_ERROR(CheckDrawInputs(engine, weights, owners, options));
+  const std::vector<MaskSpec> want = SecureDrawMaskSpecs(engine.config(), plan, tokens);
+  if (masks.size() != want.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("secure draw: ", masks.size(),
+                                                   " mask batches, expected ", want.size()));
+  }
+  for (size_t i = 0; i < want.size(); ++i) {
+    RETURN_IF_ERROR(CheckMasks(masks[i], want[i], "secure draw"));
+  }
   if (options.num_topics == 1) {
     std::vector<std::optional<int>> out(tokens);
     for (size_t tau = 0; tau < tokens; ++tau) {
@@ -319,11 +413,14 @@ absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine,
     }
     return out;
   }
+  if (options.method == DrawMethod::kInverseCdf) {
+    return DrawInverseCdf(engine, plan, weights, owners, masks);
+  }
   const TopicTree tree(options.num_topics);
   if (options.method == DrawMethod::kParallelTree) {
-    return DrawParallel(engine, plan, tree, weights, owners);
+    return DrawParallel(engine, plan, tree, weights, owners, masks);
   }
-  return DrawBinarySearch(engine, plan, tree, weights, owners);
+  return DrawBinarySearch(engine, plan, tree, weights, owners, masks);
 }
 
 }  // namespace pplda::crypto

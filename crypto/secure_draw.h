@@ -25,7 +25,8 @@
 //    comparison; the owner's leaf indicator is the product of the decisions
 //    along its path, computed obliviously level by level; only the topic
 //    index sum_k k [leaf k reached] is opened, to the owner.
-//    Rounds: 2 (masks) + 1 (U T) + comparison online rounds + (D - 1) + 1.
+//    Rounds: masks (MpcConfig::mask_rounds()) + 1 (U T) + comparison online
+//    rounds + (D - 1) + 1.
 //    Per token: K - 1 comparisons, (K - 1) u random bits, about 2K more
 //    multiplications.
 //  kBinarySearch: D levels; at each level the owner deals the one-hot
@@ -35,14 +36,23 @@
 //    open the decision to the owner only. Rounds: 2 + per level (deal, inner
 //    products, U T, comparison, reveal; the root level needs no deal or inner
 //    product). Per token: D comparisons and D u random bits.
+//  kInverseCdf: one U per token and the prefix sums P_k = w_0 + ... +
+//    w_{k-1}: topic = #{k in 1..K-1 : 2^u P_k <= U S}, all K - 1
+//    comparisons in one batch, the count (a sum: no multiplications) opened
+//    to the owner. Pr[topic >= k] = 1 - ceil(2^u P_k / S) / 2^u, so each
+//    topic's probability is within 2^-u of w_k / S (exactly 0 for w_k = 0)
+//    and the total variation is below K 2^-u / 2 <= 2^-sigma with
+//    u = sigma + ceil(log2 K) - 1. Rounds: masks + 1 (U S) + comparison
+//    online rounds + 1. Per token: K - 1 comparisons, u random bits, one
+//    multiplication.
 //  Either way nothing but the topic reaches the owner (the binary-search
 //  owner learns the decisions along its own path, which its topic
 //  determines), and the other parties receive only shares and values masked
 //  within 2^-sigma.
 //
 // Comparison: l = u + weight_bits bits. kAuto uses the statistical
-// LessThan when l <= max_comparison_bits() (for t = 1, sigma = 40:
-// weight_bits <= 40 for K <= 16, <= 39 for K <= 256) and the full-range
+// LessThan when l <= max_comparison_bits() (for n = 3, t = 1, sigma = 40:
+// weight_bits <= 41 for K <= 16, <= 40 for K <= 256) and the full-range
 // comparison when l <= 125 (weight_bits <= 82 for K <= 256), else
 // InvalidArgument.
 //
@@ -55,18 +65,24 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "crypto/mpc_config.h"
 #include "crypto/mpc_engine.h"
+#include "crypto/mpc_masks.h"
 #include "crypto/mpc_shares.h"
 
 namespace pplda::crypto {
 
-enum class DrawMethod { kParallelTree, kBinarySearch };
+enum class DrawMethod { kParallelTree, kBinarySearch, kInverseCdf };
 enum class DrawComparison { kAuto, kStatistical, kFullRange };
+
+// The methods' names on the command line and the wire: "binary", "tree",
+// "cdf". InvalidArgument for any other name.
+absl::StatusOr<DrawMethod> DrawMethodFromName(std::string_view name);
 
 struct SecureDrawOptions {
   int num_topics = 0;   // K >= 1
@@ -78,12 +94,15 @@ struct SecureDrawOptions {
 // The public shape of a draw, derived from the options and the config.
 struct SecureDrawPlan {
   int num_topics = 0;
+  DrawMethod method = DrawMethod::kBinarySearch;
   int tree_depth = 0;         // D = ceil(log2 K)
-  int uniform_bits = 0;       // u = sigma + ceil(log2 D)
+  int uniform_bits = 0;       // u: sigma + ceil(log2 D), or for the inverse
+                              // CDF sigma + ceil(log2 K) - 1
   int comparison_bits = 0;    // l = u + weight_bits
   bool full_range = false;    // comparison kind chosen
   int comparisons_per_token = 0;
-  int rounds = 0;             // for any number of tokens
+  int rounds = 0;             // for any number of tokens (without the
+                              // engine's one-time key agreement)
 };
 
 absl::StatusOr<SecureDrawPlan> PlanSecureDraw(const MpcConfig& config,
@@ -96,6 +115,18 @@ absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine,
                                                            const Shares& weights,
                                                            absl::Span<const int> owners,
                                                            const SecureDrawOptions& options);
+
+// The masks a draw of `tokens` tokens needs (empty for K = 1), so that a
+// caller can make them in the same GenerateMasks call as other masks, and
+// the draw with those masks (InvalidArgument if they do not match; the
+// mask rounds are then not part of plan.rounds' cost here).
+std::vector<MaskSpec> SecureDrawMaskSpecs(const MpcConfig& config, const SecureDrawPlan& plan,
+                                          size_t tokens);
+absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine,
+                                                           const Shares& weights,
+                                                           absl::Span<const int> owners,
+                                                           const SecureDrawOptions& options,
+                                                           absl::Span<const MaskBatch> masks);
 
 }  // namespace pplda::crypto
 

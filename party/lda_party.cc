@@ -310,7 +310,8 @@ absl::StatusOr<std::vector<Ciphertext>> LdaParty::ExchangeSelections(
   return all;
 }
 
-absl::StatusOr<Shares> LdaParty::Weights(crypto::MpcEngine& engine, const Shares& converted) {
+absl::StatusOr<Shares> LdaParty::Weights(crypto::MpcEngine& engine, const Shares& converted,
+                                         std::vector<crypto::MaskBatch>& draw_masks) {
   const int K = plan_.num_topics();
   const size_t T = static_cast<size_t>(plan_.total_tokens());
   const size_t TK = T * K;
@@ -355,13 +356,31 @@ absl::StatusOr<Shares> LdaParty::Weights(crypto::MpcEngine& engine, const Shares
   // Normalisers Den0 = Q n_k + V B and Den1 = Q (n_k - 1 + [n_k = 0]) + V B.
   const int64_t q = plan_.scale();
   const int64_t vb = static_cast<int64_t>(plan_.num_terms()) * plan_.beta_scaled();
-  ASSIGN_OR_RETURN(Shares is_zero, crypto::Equal(engine, totals, Shares(K), plan_.value_bits()));
   Shares den0 = crypto::AddConstant(totals * Fe(q), Fe(vb));
-  Shares den1 = crypto::AddConstant(den0 + is_zero * Fe(q), Fe(-q));
+  Shares den1 = crypto::AddConstant(den0, Fe(-q));
+  if (plan_.zero_topic_guard()) {
+    ASSIGN_OR_RETURN(Shares is_zero,
+                     crypto::Equal(engine, totals, Shares(K), plan_.value_bits()));
+    den1 += is_zero * Fe(q);
+  }
   Shares dens = den0;
   dens.Append(den1);
+  // One GenerateMasks call for the reciprocal and the draw.
+  ASSIGN_OR_RETURN(std::vector<crypto::MaskSpec> specs,
+                   crypto::ReciprocalMaskSpecs(engine.config(), dens.size(),
+                                               plan_.reciprocal_bits(), plan_.reciprocal_scale()));
+  const size_t reciprocal_batches = specs.size();
+  ASSIGN_OR_RETURN(const crypto::SecureDrawPlan draw_plan,
+                   crypto::PlanSecureDraw(engine.config(), plan_.draw()));
+  for (const crypto::MaskSpec& spec : crypto::SecureDrawMaskSpecs(
+           engine.config(), draw_plan, static_cast<size_t>(plan_.total_tokens()))) {
+    specs.push_back(spec);
+  }
+  ASSIGN_OR_RETURN(std::vector<crypto::MaskBatch> masks, engine.GenerateMasks(specs));
+  draw_masks.assign(masks.begin() + reciprocal_batches, masks.end());
+  masks.resize(reciprocal_batches);
   ASSIGN_OR_RETURN(Shares r, crypto::Reciprocal(engine, dens, plan_.reciprocal_bits(),
-                                                plan_.reciprocal_scale()));
+                                                plan_.reciprocal_scale(), masks));
   const Shares r0 = r.Slice(0, K);
   const Shares delta_r = r.Slice(K, K) - r0;
 
@@ -438,7 +457,8 @@ absl::StatusOr<CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& engine) {
   t.conversion = SecondsSince(start);
 
   start = Clock::now();
-  ASSIGN_OR_RETURN(Shares weights, Weights(engine, converted));
+  std::vector<crypto::MaskBatch> draw_masks;
+  ASSIGN_OR_RETURN(Shares weights, Weights(engine, converted, draw_masks));
   t.weights = SecondsSince(start);
 
   start = Clock::now();
@@ -447,7 +467,7 @@ absl::StatusOr<CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& engine) {
     std::fill_n(token_owners.begin() + plan_.token_offset(p), plan_.tokens_of(p), p);
   }
   ASSIGN_OR_RETURN(std::vector<std::optional<int>> drawn,
-                   crypto::SecureDraw(engine, weights, token_owners, plan_.draw()));
+                   crypto::SecureDraw(engine, weights, token_owners, plan_.draw(), draw_masks));
   t.draw = SecondsSince(start);
 
   start = Clock::now();

@@ -28,8 +28,13 @@
 //     [n_k] into Shamir shares (2 rounds).
 //  3. Input round: the owner shares d_ik = n_m(k) - [k = z_i] and
 //     e_ik = [k = z_i] for its tokens.
-//  4. Normalisers: Equal(n_k, 0); Den0 = Q n_k + V B,
-//     Den1 = Q (n_k - 1 + [n_k = 0]) + V B; R = Reciprocal(Den, k, f).
+//  4. Normalisers: Den0 = Q n_k + V B, Den1 = Q (n_k - 1) + V B;
+//     R = Reciprocal(Den, k, f). Den1 is used only by tokens of topic k, so
+//     its value when n_k = 0 does not matter as long as it is a valid
+//     reciprocal input (>= 1): true when V B > Q. Otherwise
+//     (plan.zero_topic_guard()) Equal(n_k, 0) adds Q [n_k = 0] to it.
+//     The reciprocal's and the draw's masks come from one GenerateMasks
+//     call (one round with pseudo-random sharing).
 //  5. Weights: one Mul round for X Y and e (R1 - R0), one for
 //     w = X Y (R0 + e (R1 - R0)); SecureDraw reveals each token's topic to
 //     its owner only.
@@ -137,7 +142,10 @@ class LdaParty {
   absl::StatusOr<std::vector<crypto::Ciphertext>> ExchangeSelections(
       crypto::MpcEngine& engine, const std::vector<crypto::Ciphertext>& mine) const;
   // Shares of the weights of every token (global token order, token-major).
-  absl::StatusOr<crypto::Shares> Weights(crypto::MpcEngine& engine, const crypto::Shares& converted);
+  // The draw's masks are made in the reciprocal's GenerateMasks call (one
+  // round for both) and returned in `draw_masks`.
+  absl::StatusOr<crypto::Shares> Weights(crypto::MpcEngine& engine, const crypto::Shares& converted,
+                                         std::vector<crypto::MaskBatch>& draw_masks);
   absl::StatusOr<CountUpdate> ApplyDraw(const std::vector<std::optional<int>>& drawn,
                                         int iteration);
   // Packed encryption of a V x K table of per-term values (term-major) and

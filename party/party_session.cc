@@ -39,9 +39,8 @@ absl::Status CheckParameters(const pplda::v1::RunParameters& p) {
     return absl::InvalidArgumentError(
         absl::StrCat("parameters.iterations: ", p.iterations(), " is above 1000000"));
   }
-  if (p.draw_method() != "binary" && p.draw_method() != "tree") {
-    return absl::InvalidArgumentError("parameters.draw_method: '" + p.draw_method() +
-                                      "' is neither 'binary' nor 'tree'");
+  if (absl::Status method = crypto::DrawMethodFromName(p.draw_method()).status(); !method.ok()) {
+    return absl::InvalidArgumentError("parameters.draw_method: " + std::string(method.message()));
   }
   return absl::OkStatus();
 }
@@ -174,8 +173,7 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
   options.num_topics = static_cast<int>(parameters_.num_topics());
   options.alpha = parameters_.alpha();
   options.beta = parameters_.beta();
-  options.draw_method = parameters_.draw_method() == "tree" ? crypto::DrawMethod::kParallelTree
-                                                              : crypto::DrawMethod::kBinarySearch;
+  ASSIGN_OR_RETURN(options.draw_method, crypto::DrawMethodFromName(parameters_.draw_method()));
   options.verify_conversion = parameters_.verify_conversion();
   ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(n, (n - 1) / 2));
   const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();

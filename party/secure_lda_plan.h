@@ -93,6 +93,11 @@ class SecureLdaPlan {
   int reciprocal_bits() const { return reciprocal_bits_; }    // k
   int reciprocal_scale() const { return reciprocal_scale_; }  // f
   const crypto::SecureDrawOptions& draw() const { return draw_; }
+  // True when Q (n_k - 1) + V B can be < 1, i.e. V B <= Q: the normaliser of
+  // an empty topic then needs the secure test [n_k = 0] (lda_party.h).
+  bool zero_topic_guard() const {
+    return static_cast<int64_t>(num_terms_) * beta_q_ <= scale_;
+  }
 
   int chunks() const { return chunks_; }
   int chunk_width() const { return chunk_width_; }  // C

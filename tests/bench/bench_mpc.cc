@@ -4,7 +4,9 @@
 //
 // Counters (per iteration): rounds; bytes_per_item_party = the largest
 // number of payload bytes any one party sent, divided by the batch size;
-// bytes_per_item_total = all parties' bytes divided by the batch size.
+// bytes_per_item_total = all parties' bytes divided by the batch size;
+// net_<link>_s: the network cost model (network_cost_model.h) of the whole
+// batch's rounds and the busiest party's bytes.
 // Inputs are shared by the seeded test dealer outside the timed region.
 // Run: build-<dir>/tests/bench/bench_mpc --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
@@ -18,13 +20,18 @@
 #include "crypto/share_conversion.h"
 #include "crypto/reciprocal.h"
 #include "crypto/secure_draw.h"
+#include "tests/bench/network_cost_model.h"
 
 namespace pplda::crypto {
 namespace {
 
+// The engines have agreed their pseudo-random sharing keys (one round per
+// engine lifetime), so counted rounds are those of the measured operation.
 std::unique_ptr<MpcTestbed> MakeBed(int n, uint64_t seed) {
   int t = (n - 1) / 2;
-  return MpcTestbed::Create(n, t, seed).value();
+  auto bed = MpcTestbed::Create(n, t, seed).value();
+  if (!bed->Run([](MpcEngine& e) { return e.Random(1).status(); }).ok()) return nullptr;
+  return bed;
 }
 
 void ReportTraffic(benchmark::State& state, MpcTestbed& bed, double items) {
@@ -32,6 +39,8 @@ void ReportTraffic(benchmark::State& state, MpcTestbed& bed, double items) {
   state.counters["rounds"] = static_cast<double>(stats.rounds);
   state.counters["bytes_per_item_party"] = static_cast<double>(stats.max_bytes_sent()) / items;
   state.counters["bytes_per_item_total"] = static_cast<double>(stats.total_bytes()) / items;
+  bench::ReportNetworkModel(state, static_cast<double>(stats.rounds),
+                            static_cast<double>(stats.max_bytes_sent()));
 }
 
 void RunOrFail(benchmark::State& state, MpcTestbed& bed,
@@ -157,13 +166,13 @@ BENCHMARK(BM_Reciprocal)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-// Args: K, tokens, method (0 parallel tree, 1 binary search), weight bits.
-// Owners rotate over the 3 parties; weights are random below 2^(bits-5).
+// Args: K, tokens, method (DrawMethod: 0 parallel tree, 1 binary search, 2
+// inverse CDF), weight bits. Owners rotate over the 3 parties; weights are
+// random below 2^(bits-5).
 void BM_SecureDraw(benchmark::State& state) {
   const int num_topics = static_cast<int>(state.range(0));
   const size_t tokens = state.range(1);
-  const DrawMethod method =
-      state.range(2) == 0 ? DrawMethod::kParallelTree : DrawMethod::kBinarySearch;
+  const DrawMethod method = static_cast<DrawMethod>(state.range(2));
   const int weight_bits = static_cast<int>(state.range(3));
   auto bed = MakeBed(3, 11);
   SeededRng rng(12);
@@ -181,12 +190,16 @@ void BM_SecureDraw(benchmark::State& state) {
   ReportTraffic(state, *bed, tokens);
 }
 BENCHMARK(BM_SecureDraw)
-    ->ArgNames({"K", "tokens", "binary", "wbits"})
+    ->ArgNames({"K", "tokens", "method", "wbits"})
     ->Args({5, 3000, 0, 32})
     ->Args({20, 3000, 0, 32})
     ->Args({5, 3000, 1, 32})
     ->Args({20, 3000, 1, 32})
     ->Args({20, 3000, 1, 64})
+    ->Args({5, 3000, 2, 32})
+    ->Args({20, 3000, 2, 32})
+    ->Args({5, 3000, 1, 60})
+    ->Args({5, 3000, 2, 60})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

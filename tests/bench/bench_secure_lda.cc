@@ -5,7 +5,8 @@
 // 150 documents, 3,000 tokens), K = 5, 1024- and 2048-bit fixed test keys.
 // Case arguments: modulus bits / K / documents per party (100 doubles the
 // tokens) / verify (1: proofs of correct decryption in every conversion,
-// verified by every party). Each case runs `kIterations` secure iterations once (set-up,
+// verified by every party) / draw (crypto::DrawMethod: 1 binary search, 2
+// inverse CDF). Each case runs `kIterations` secure iterations once (set-up,
 // initial encryption and publication are outside the per-iteration figure).
 //
 // Counters: s_per_iteration; phase seconds per iteration (party 0:
@@ -14,7 +15,9 @@
 // iteration (busiest party, MPC traffic); powm_ms = one mpz_powm mod N^2
 // with a 2|N| + 64-bit exponent measured in the same run; and
 // exp_bound_ratio = s_per_iteration / (partial decryptions per iteration x
-// powm): the distance from the exponentiation bound.
+// powm): the distance from the exponentiation bound; net_<link>_s: the
+// network cost model (network_cost_model.h) for the iteration's rounds and
+// the busiest party's bytes.
 // Run: build-<dir>/tests/bench/bench_secure_lda --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 #include <gmpxx.h>
@@ -25,6 +28,7 @@
 
 #include "simulation/local_consortium.h"
 #include "crypto/paillier_testing.h"
+#include "tests/bench/network_cost_model.h"
 #include "tests/protocol/protocol_test_util.h"
 
 namespace pplda {
@@ -51,6 +55,7 @@ void BM_SecureLda(benchmark::State& state) {
   const int K = static_cast<int>(state.range(1));
   const int docs = static_cast<int>(state.range(2));
   const bool verify = state.range(3) != 0;
+  const crypto::DrawMethod draw = static_cast<crypto::DrawMethod>(state.range(4));
   auto slice = protocol_testing::SotuSlice(docs, 20, 0);
   auto key = crypto::MakeTestKey(bits, crypto::SharingScheme::kShamir, 3, 2, 5);
   if (!slice.ok() || !key.ok()) {
@@ -60,6 +65,7 @@ void BM_SecureLda(benchmark::State& state) {
   simulation::LocalConsortiumOptions options;
   options.lda.num_topics = K;
   options.lda.verify_conversion = verify;
+  options.lda.draw_method = draw;
   options.iterations = kIterations;
   options.threads = 0;
   simulation::LocalConsortiumResult result;
@@ -90,20 +96,27 @@ void BM_SecureLda(benchmark::State& state) {
   state.counters["fold"] = s.aggregation_seconds / it;
   state.counters["partial_decryptions"] = pdec;
   state.counters["mpc_rounds"] = static_cast<double>(s.iteration_rounds) / it;
-  state.counters["MB_per_party"] =
-      static_cast<double>(*std::max_element(s.bytes_sent.begin(), s.bytes_sent.end())) / it / 1e6;
+  const double bytes_per_it =
+      static_cast<double>(*std::max_element(s.bytes_sent.begin(), s.bytes_sent.end())) / it;
+  state.counters["MB_per_party"] = bytes_per_it / 1e6;
+  bench::ReportNetworkModel(state, static_cast<double>(s.iteration_rounds) / it, bytes_per_it);
   state.counters["powm_ms"] = powm * 1e3;
   state.counters["exp_bound_ratio"] = per_it / (pdec * powm);
 }
 
+constexpr int64_t kBinary = static_cast<int64_t>(crypto::DrawMethod::kBinarySearch);
+constexpr int64_t kInverseCdf = static_cast<int64_t>(crypto::DrawMethod::kInverseCdf);
+
 BENCHMARK(BM_SecureLda)
-    ->ArgNames({"bits", "K", "docs", "verify"})
-    ->Args({1024, 5, 50, 0})
-    ->Args({2048, 5, 50, 0})
-    ->Args({1024, 10, 50, 0})
-    ->Args({1024, 5, 100, 0})
-    ->Args({1024, 5, 50, 1})
-    ->Args({2048, 5, 50, 1})
+    ->ArgNames({"bits", "K", "docs", "verify", "draw"})
+    ->Args({1024, 5, 50, 0, kBinary})
+    ->Args({2048, 5, 50, 0, kBinary})
+    ->Args({1024, 10, 50, 0, kBinary})
+    ->Args({1024, 5, 100, 0, kBinary})
+    ->Args({1024, 5, 50, 1, kBinary})
+    ->Args({2048, 5, 50, 1, kBinary})
+    ->Args({1024, 5, 50, 0, kInverseCdf})
+    ->Args({2048, 5, 50, 0, kInverseCdf})
     ->Iterations(1)
     ->Unit(benchmark::kSecond)
     ->UseRealTime();

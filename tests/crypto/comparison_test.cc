@@ -206,14 +206,14 @@ TEST(ComparisonTest, BadArgumentsAreRejectedWithClearMessages) {
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
     EXPECT_THAT(s.message(), HasSubstr(text));
   };
-  check([](MpcEngine& e) { return LessThan(e, Shares(2), Shares(2), 83).status(); },
-        "LessThan: bit length 83 is outside [1, 82]");
+  check([](MpcEngine& e) { return LessThan(e, Shares(2), Shares(2), 84).status(); },
+        "LessThan: bit length 84 is outside [1, 83]");
   check([](MpcEngine& e) { return Equal(e, Shares(2), Shares(2), 0).status(); },
         "Equal: bit length 0");
   check([](MpcEngine& e) { return LessThan(e, Shares(2), Shares(3), 8).status(); },
         "operands have 2 and 3 elements");
-  check([](MpcEngine& e) { return Mod2m(e, Shares(2), 84, 3).status(); },
-        "Mod2m: need 1 <= m <= k <= 83, got k = 84");
+  check([](MpcEngine& e) { return Mod2m(e, Shares(2), 85, 3).status(); },
+        "Mod2m: need 1 <= m <= k <= 84, got k = 85");
   check([](MpcEngine& e) {
     MaskBatch wrong;
     wrong.spec = MaskSpec{2, 8, 3, true};

@@ -12,25 +12,34 @@ namespace {
 
 using ::testing::HasSubstr;
 
+using Randomness = MpcConfig::SharedRandomness;
+
 struct Setting {
   int n;
   int t;
+  Randomness randomness;
 };
 
+// Every engine property holds for pseudo-random and for dealt randomness.
 class MpcEngineTest : public ::testing::TestWithParam<Setting> {
  protected:
   void SetUp() override {
-    bed_ = MpcTestbed::Create(GetParam().n, GetParam().t, /*seed=*/77).value();
+    bed_ = MpcTestbed::Create(GetParam().n, GetParam().t, /*seed=*/77,
+                              MpcConfig::kDefaultSigma, GetParam().randomness)
+               .value();
   }
   std::unique_ptr<MpcTestbed> bed_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Parties, MpcEngineTest,
-                         ::testing::Values(Setting{3, 1}, Setting{5, 2}, Setting{7, 3}),
-                         [](const auto& info) {
-                           return "n" + std::to_string(info.param.n) + "t" +
-                                  std::to_string(info.param.t);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Parties, MpcEngineTest,
+    ::testing::Values(Setting{3, 1, Randomness::kPseudoRandom}, Setting{5, 2, Randomness::kPseudoRandom},
+                      Setting{7, 3, Randomness::kPseudoRandom}, Setting{3, 1, Randomness::kDealt},
+                      Setting{5, 2, Randomness::kDealt}, Setting{7, 3, Randomness::kDealt}),
+    [](const auto& info) {
+      return "n" + std::to_string(info.param.n) + "t" + std::to_string(info.param.t) +
+             (info.param.randomness == Randomness::kDealt ? "Dealt" : "PseudoRandom");
+    });
 
 const std::vector<int64_t> kA = {0, 1, -1, 123456789, -987654321, 1LL << 62, 7};
 const std::vector<int64_t> kB = {5, 0, -1, 1000, 3, 4, -7};
@@ -159,11 +168,40 @@ TEST_P(MpcEngineTest, RandomBitsAreBitsAndBalanced) {
   }
   // Binomial(2000, 1/2): sd ~ 22.4; 5 sd bound, two-sided error < 1e-6.
   EXPECT_NEAR(ones, 1000, 112);
+  // Dealt: dealing and XOR (t = 1) or squaring; pseudo-random: the key
+  // agreement and the squaring.
   EXPECT_EQ(bed_->engine(0).rounds(), 2u);
 }
 
+// After the one key-agreement round, pseudo-random values cost nothing and
+// each random bit one degree-2t opening: n-1 shares sent by every party.
+TEST_P(MpcEngineTest, PseudoRandomSharingCostsOnlyTheBitOpenings) {
+  if (!bed_->config().pseudo_random_sharing()) GTEST_SKIP() << "dealt randomness";
+  const int n = bed_->num_parties();
+  ASSERT_TRUE(bed_->Run([&](MpcEngine& e) { return e.Random(1).status(); }).ok());
+  EXPECT_EQ(bed_->engine(0).rounds(), 1u);
+  bed_->network().ResetStats();
+  std::vector<Shares> values(n);
+  std::vector<std::vector<MaskBatch>> masks(n);
+  const std::vector<MaskSpec> specs = {{100, 12, 30, true}, {20, 0, 50, false}};
+  ASSERT_TRUE(bed_->Run([&](MpcEngine& e) -> absl::Status {
+    ASSIGN_OR_RETURN(values[e.party_id()], e.Random(1000));
+    ASSIGN_OR_RETURN(masks[e.party_id()], e.GenerateMasks(specs));
+    return absl::OkStatus();
+  }).ok());
+  EXPECT_EQ(bed_->engine(0).rounds(), 2u);  // one opening of the bits' squares
+  const NetworkStats stats = bed_->network().Stats();
+  for (int p = 0; p < n; ++p) {
+    EXPECT_EQ(stats.parties[p].bytes_sent, static_cast<uint64_t>(n - 1) * 1200 * 16) << p;
+  }
+  // The pseudo-random values are consistent degree-t sharings (Reveal
+  // checks every share) and not constant.
+  const FieldVector v = bed_->Reveal(values).value();
+  EXPECT_NE(v[0], v[1]);
+}
+
 TEST_P(MpcEngineTest, MasksHaveTheirStatedRanges) {
-  const int n = bed_->num_parties(), t = bed_->config().threshold();
+  const int n = bed_->num_parties();
   const std::vector<MaskSpec> specs = {{50, 10, 20, true}, {30, 0, 5, true}, {40, 7, 0, false}};
   std::vector<std::vector<MaskBatch>> got(n);
   ASSERT_TRUE(bed_->Run([&](MpcEngine& e) -> absl::Status {
@@ -199,7 +237,8 @@ TEST_P(MpcEngineTest, MasksHaveTheirStatedRanges) {
     if (specs[s].high_bits > 0) {
       const FieldVector high_v = bed_->Reveal(high).value();
       for (FieldElement h : high_v) {
-        EXPECT_LT(h.value(), static_cast<uint128>(t + 1) << specs[s].high_bits);
+        EXPECT_LT(h.value(),
+                  static_cast<uint128>(bed_->config().mask_summands()) << specs[s].high_bits);
       }
     } else {
       EXPECT_TRUE(got[0][s].high.empty());
@@ -275,7 +314,7 @@ class ZeroRng final : public SecureRng {
 // With t >= 2 random bits come from squaring a random r, which a zero
 // source makes zero every time.
 TEST(MpcEngineErrorsTest, ZeroRandomnessIsDetectedInRandomBits) {
-  auto config = MpcConfig::Create(5, 2).value();
+  auto config = MpcConfig::Create(5, 2, MpcConfig::kDefaultSigma, Randomness::kDealt).value();
   auto net = SimulatedNetwork::Create(5).value();
   ZeroRng rngs[5];
   std::vector<std::unique_ptr<MpcEngine>> engines;
@@ -296,9 +335,34 @@ TEST(MpcEngineErrorsTest, ZeroRandomnessIsDetectedInRandomBits) {
 TEST(MpcConfigTest, ValidatesSigmaAndReportsBitBudget) {
   auto config = MpcConfig::Create(3, 1).value();
   EXPECT_EQ(config.sigma(), 40);
-  EXPECT_EQ(config.max_masked_bits(), 83);
-  EXPECT_EQ(config.max_comparison_bits(), 82);
-  EXPECT_EQ(MpcConfig::Create(5, 2).value().max_comparison_bits(), 81);
+  EXPECT_TRUE(config.pseudo_random_sharing());
+  // 2^(k+1) + S 2^(k+41) <= 2^127 - 1 with S = 3 keys: k = 84.
+  EXPECT_EQ(config.mask_summands(), 3);
+  EXPECT_EQ(config.max_masked_bits(), 84);
+  EXPECT_EQ(config.max_comparison_bits(), 83);
+  // Dealt: S = t + 1 = 2, the same k.
+  auto dealt = MpcConfig::Create(3, 1, 40, Randomness::kDealt).value();
+  EXPECT_FALSE(dealt.pseudo_random_sharing());
+  EXPECT_EQ(dealt.mask_summands(), 2);
+  EXPECT_EQ(dealt.max_masked_bits(), 84);
+  // n = 5, t = 2: 10 keys cost two bits against 3 dealers.
+  EXPECT_EQ(MpcConfig::Create(5, 2).value().max_masked_bits(), 82);
+  EXPECT_EQ(MpcConfig::Create(5, 2, 40, Randomness::kDealt).value().max_masked_bits(), 84);
+  // The budget is tight: one more bit wraps for the largest masks.
+  for (const MpcConfig& c : {config, dealt, MpcConfig::Create(5, 2).value()}) {
+    const int k = c.max_masked_bits();
+    const auto bound = [&](int bits) {
+      return (uint128{2} << bits) + (static_cast<uint128>(c.mask_summands()) << (bits + 41));
+    };
+    EXPECT_LE(bound(k), FieldElement::kModulus);
+    EXPECT_GT(bound(k + 1), FieldElement::kModulus);
+  }
+  // 64 choose 31 keys are too many: auto falls back to dealing, and asking
+  // for pseudo-random sharing is refused.
+  EXPECT_FALSE(MpcConfig::Create(64, 31).value().pseudo_random_sharing());
+  auto too_many = MpcConfig::Create(64, 31, 40, Randomness::kPseudoRandom);
+  EXPECT_EQ(too_many.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(too_many.status().message(), HasSubstr("more than 128 keys"));
   auto bad = MpcConfig::Create(3, 1, 10);
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(bad.status().message(), HasSubstr("sigma = 10"));

@@ -101,9 +101,9 @@ TEST(TruncationTest, ProbabilisticTruncIsFloorOrCeilingAndUnbiased) {
 
 TEST(TruncationTest, RangesAreValidated) {
   auto bed = MpcTestbed::Create(3, 1, 26).value();
-  absl::Status s = bed->Run([](MpcEngine& e) { return Trunc(e, Shares(1), 84, 2).status(); });
+  absl::Status s = bed->Run([](MpcEngine& e) { return Trunc(e, Shares(1), 85, 2).status(); });
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(s.message(), HasSubstr("Trunc: need 1 <= m <= k <= 83, got k = 84"));
+  EXPECT_THAT(s.message(), HasSubstr("Trunc: need 1 <= m <= k <= 84, got k = 85"));
   s = bed->Run([](MpcEngine& e) { return TruncPr(e, Shares(1), 10, 0).status(); });
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("TruncPr"));

@@ -16,6 +16,7 @@ namespace {
 
 // Upper 0.001 quantiles of chi-square for the degrees of freedom used.
 constexpr double kChiSquare999Df15 = 37.697;
+constexpr double kChiSquare999Df23 = 49.728;
 constexpr double kChiSquare999Df63 = 103.442;
 
 // Pearson's statistic of counts against the uniform distribution.
@@ -96,17 +97,34 @@ TEST(MpcViewStatTest, MultiplicationMessagesAreUniform) {
   EXPECT_LT(TwoSampleChiSquare(histograms[0], histograms[1]), kChiSquare999Df15);
 }
 
+// P[floor(S) = k] for S the sum of `summands` independent uniforms on [0, 8)
+// (Irwin-Hall law of 2 or 3 summands, scaled by 8).
+double SumOfUniformsBucket(int summands, int k) {
+  const auto cdf = [summands](double s) {
+    const double y = s / 8;
+    if (summands == 2) return y < 1 ? y * y / 2 : 1 - (2 - y) * (2 - y) / 2;
+    if (y < 1) return y * y * y / 6;
+    if (y < 2) return (-2 * y * y * y + 9 * y * y - 9 * y + 3) / 6;
+    return 1 - (3 - y) * (3 - y) * (3 - y) / 6;
+  };
+  return cdf(k + 1) - cdf(k);
+}
+
 // The value a comparison opens, c = (a - b + 2^l) + r_low + 2^l r_high, as
 // reconstructed by party 1 from the shares it receives: c mod 2^l is
 // uniform, and the distribution of c's high part is the same for "a < b by
 // the most" and "a > b by the most" (statistical distance <= 2^-sigma).
-TEST(MpcViewStatTest, OpenedComparisonValueDoesNotDependOnTheInputs) {
+// For dealt masks (r_high from t+1 = 2 dealers) and pseudo-random ones
+// (r_high from n choose t = 3 keys) alike.
+void ExpectOpenedComparisonValueIndependentOfInputs(MpcConfig::SharedRandomness randomness) {
   const int kBatch = 20000, kBits = 20;
   const int sigma = MpcConfig::kDefaultSigma;
   const uint128 max = (uint128{1} << kBits) - 1;
   std::vector<std::vector<int64_t>> low_hist, high_hist;
   for (bool a_small : {true, false}) {
-    auto bed = MpcTestbed::Create(3, 1, 73).value();
+    auto bed = MpcTestbed::Create(3, 1, 73, sigma, randomness).value();
+    const int summands = bed->config().mask_summands();
+    const int buckets = 8 * summands;
     const FieldElement small = FieldElement::Zero(), big = FieldElement::FromUint128(max);
     auto a = bed->Share(FieldVector(kBatch, a_small ? small : big));
     auto b = bed->Share(FieldVector(kBatch, a_small ? big : small));
@@ -114,8 +132,9 @@ TEST(MpcViewStatTest, OpenedComparisonValueDoesNotDependOnTheInputs) {
     ASSERT_TRUE(bed->Run([&](MpcEngine& e) {
       return LessThan(e, a[e.party_id()], b[e.party_id()], kBits).status();
     }).ok());
-    // Rounds 1-2 make the masks; round 3 opens c. Parties 0 and 2 hold the
-    // points x = 1 and x = 3 of the degree-1 sharing of c.
+    // Rounds 1-2 make the masks (dealing and XOR, or key agreement and the
+    // bits' squares); round 3 opens c. Parties 0 and 2 hold the points x = 1
+    // and x = 3 of the degree-1 sharing of c.
     FieldVector from0, from2;
     for (const auto& r : bed->recorder(1).received()) {
       if (r.round != 3) continue;
@@ -126,31 +145,40 @@ TEST(MpcViewStatTest, OpenedComparisonValueDoesNotDependOnTheInputs) {
     ASSERT_EQ(from2.size(), static_cast<size_t>(kBatch));
     const FieldVector lambda = LagrangeCoefficients(
         {FieldElement::FromUint64(1), FieldElement::FromUint64(3)}, FieldElement::Zero());
-    std::vector<int64_t> low(16, 0), high(16, 0);
+    std::vector<int64_t> low(16, 0), high(buckets, 0);
     for (int s = 0; s < kBatch; ++s) {
       const uint128 c = (lambda[0] * from0[s] + lambda[1] * from2[s]).value();
       low[static_cast<int>((c & max) >> (kBits - 4))] += 1;
-      // r_high is a sum of two values below 2^(sigma+2): c < 2^(l+sigma+3).
+      // r_high is a sum of `summands` values below 2^(sigma+2).
       const uint128 h = c >> (kBits + sigma - 1);
-      ASSERT_LT(h, 16u);
+      ASSERT_LT(h, static_cast<uint128>(buckets));
       high[static_cast<int>(h)] += 1;
     }
     EXPECT_LT(UniformChiSquare(low), kChiSquare999Df15);
-    // floor(c / 2^(l+sigma-1)) = floor(U1 + U2 + tiny) with U1, U2 the two
-    // dealers' r_high / 2^(sigma-1), uniform on [0, 8): the triangular
-    // law (2k+1)/128 for k < 8, (31-2k)/128 above. This fails if the high
-    // mask were narrower than stated.
+    // floor(c / 2^(l+sigma-1)) = floor(U1 + ... + tiny) with U_i the
+    // summands' r_high / 2^(sigma-1), uniform on [0, 8): the Irwin-Hall
+    // law. This fails if a high mask were narrower than stated.
     double stat = 0;
-    for (int k = 0; k < 16; ++k) {
-      const double expected = kBatch * (k < 8 ? 2 * k + 1 : 31 - 2 * k) / 128.0;
+    for (int k = 0; k < buckets; ++k) {
+      const double expected = kBatch * SumOfUniformsBucket(summands, k);
       stat += (high[k] - expected) * (high[k] - expected) / expected;
     }
-    EXPECT_LT(stat, kChiSquare999Df15) << "high part of the opened value";
+    EXPECT_LT(stat, summands == 2 ? kChiSquare999Df15 : kChiSquare999Df23)
+        << "high part of the opened value";
     low_hist.push_back(low);
     high_hist.push_back(high);
   }
   EXPECT_LT(TwoSampleChiSquare(low_hist[0], low_hist[1]), kChiSquare999Df15);
-  EXPECT_LT(TwoSampleChiSquare(high_hist[0], high_hist[1]), kChiSquare999Df15);
+  EXPECT_LT(TwoSampleChiSquare(high_hist[0], high_hist[1]),
+            high_hist[0].size() == 16 ? kChiSquare999Df15 : kChiSquare999Df23);
+}
+
+TEST(MpcViewStatTest, OpenedComparisonValueDoesNotDependOnTheInputs) {
+  ExpectOpenedComparisonValueIndependentOfInputs(MpcConfig::SharedRandomness::kDealt);
+}
+
+TEST(MpcViewStatTest, OpenedComparisonValueDoesNotDependOnTheInputsWithPseudoRandomMasks) {
+  ExpectOpenedComparisonValueIndependentOfInputs(MpcConfig::SharedRandomness::kPseudoRandom);
 }
 
 }  // namespace

@@ -58,7 +58,8 @@ TEST(ReciprocalTest, WholeRangeOfTwelveBitInputs) {
   double worst = 0;
   ExpectWithinBound(*y, xs, f, &worst);
   EXPECT_LE(worst, kReciprocalRelativeErrorBound);
-  // Rounds: masks 2, comparison 1 + 4, products and truncations 11.
+  // Rounds: key agreement 1 and masks 1 (pseudo-random sharing; dealt
+  // masks take 2), comparison 1 + 4, products and truncations 11.
   EXPECT_EQ(bed->engine(0).rounds(), 18u);
 }
 

@@ -22,6 +22,8 @@ absl::StatusOr<DrawOutput> RunDraw(MpcTestbed& bed, const std::vector<int64_t>& 
   auto shares = bed.ShareIntegers(weights);
   DrawOutput out;
   out.topics.resize(bed.num_parties());
+  // The engine's one-time key agreement is not part of a draw's rounds.
+  RETURN_IF_ERROR(bed.Run([](MpcEngine& e) { return e.Random(1).status(); }));
   const uint64_t before = bed.engine(0).rounds();
   RETURN_IF_ERROR(bed.Run([&](MpcEngine& e) -> absl::Status {
     ASSIGN_OR_RETURN(out.topics[e.party_id()],
@@ -62,9 +64,14 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{7, DrawMethod::kParallelTree}, Case{64, DrawMethod::kParallelTree},
                       Case{2, DrawMethod::kBinarySearch}, Case{3, DrawMethod::kBinarySearch},
                       Case{5, DrawMethod::kBinarySearch}, Case{7, DrawMethod::kBinarySearch},
-                      Case{64, DrawMethod::kBinarySearch}),
+                      Case{64, DrawMethod::kBinarySearch}, Case{1, DrawMethod::kInverseCdf},
+                      Case{2, DrawMethod::kInverseCdf}, Case{3, DrawMethod::kInverseCdf},
+                      Case{5, DrawMethod::kInverseCdf}, Case{64, DrawMethod::kInverseCdf}),
     [](const auto& info) {
-      return std::string(info.param.method == DrawMethod::kParallelTree ? "Parallel" : "Binary") +
+      const DrawMethod m = info.param.method;
+      return std::string(m == DrawMethod::kParallelTree   ? "Parallel"
+                         : m == DrawMethod::kBinarySearch ? "Binary"
+                                                          : "InverseCdf") +
              "K" + std::to_string(info.param.num_topics);
     });
 
@@ -111,39 +118,43 @@ TEST(SecureDrawTest, TwoTopicsFollowTheirWeights) {
 }
 
 TEST(SecureDrawTest, FullRangeComparisonAllowsEightyBitWeights) {
-  auto bed = MpcTestbed::Create(3, 1, 52).value();
-  const SecureDrawOptions options{5, 80, DrawMethod::kParallelTree, DrawComparison::kAuto};
-  auto plan = PlanSecureDraw(bed->config(), options).value();
-  EXPECT_TRUE(plan.full_range);
-  EXPECT_EQ(plan.comparison_bits, 40 + 2 + 80);
-  // Weights 2^62 on topics 1 and 3 of token 0; one topic each for the rest.
-  std::vector<int64_t> weights = {0, 1LL << 62, 0, 1LL << 62, 0,   // token 0
-                                  0, 0, 0, 0, 1LL << 62,           // token 1 -> 4
-                                  5, 0, 0, 0, 0};                  // token 2 -> 0
-  const std::vector<int> owners = {0, 1, 2};
-  auto out = RunDraw(*bed, weights, owners, options);
-  ASSERT_TRUE(out.ok()) << out.status();
-  const std::vector<int> topics = OwnersView(*out, owners);
-  EXPECT_TRUE(topics[0] == 1 || topics[0] == 3) << topics[0];
-  EXPECT_EQ(topics[1], 4);
-  EXPECT_EQ(topics[2], 0);
-  EXPECT_EQ(out->rounds, static_cast<uint64_t>(plan.rounds));
+  for (DrawMethod method : {DrawMethod::kParallelTree, DrawMethod::kInverseCdf}) {
+    auto bed = MpcTestbed::Create(3, 1, 52).value();
+    const SecureDrawOptions options{5, 80, method, DrawComparison::kAuto};
+    auto plan = PlanSecureDraw(bed->config(), options).value();
+    EXPECT_TRUE(plan.full_range);
+    EXPECT_EQ(plan.comparison_bits, 40 + 2 + 80);  // ceil(log2 D) = ceil(log2 K) - 1 = 2
+    // Weights 2^62 on topics 1 and 3 of token 0; one topic each for the rest.
+    std::vector<int64_t> weights = {0, 1LL << 62, 0, 1LL << 62, 0,          // token 0
+                                    0, 0,         0, 0,         1LL << 62,  // token 1 -> 4
+                                    5, 0,         0, 0,         0};         // token 2 -> 0
+    const std::vector<int> owners = {0, 1, 2};
+    auto out = RunDraw(*bed, weights, owners, options);
+    ASSERT_TRUE(out.ok()) << out.status();
+    const std::vector<int> topics = OwnersView(*out, owners);
+    EXPECT_TRUE(topics[0] == 1 || topics[0] == 3) << topics[0];
+    EXPECT_EQ(topics[1], 4);
+    EXPECT_EQ(topics[2], 0);
+    EXPECT_EQ(out->rounds, static_cast<uint64_t>(plan.rounds));
+  }
 }
 
 TEST(SecureDrawTest, FivePartiesBinarySearchWithStatisticalComparison) {
-  auto bed = MpcTestbed::Create(5, 2, 53).value();
-  const SecureDrawOptions options{6, 20, DrawMethod::kBinarySearch, DrawComparison::kStatistical};
-  std::vector<int64_t> weights;
-  std::vector<int> owners, expected;
-  for (int tau = 0; tau < 30; ++tau) {
-    const int k = tau % 6;
-    for (int i = 0; i < 6; ++i) weights.push_back(i == k ? 1000 + tau : 0);
-    owners.push_back(tau % 5);
-    expected.push_back(k);
+  for (DrawMethod method : {DrawMethod::kBinarySearch, DrawMethod::kInverseCdf}) {
+    auto bed = MpcTestbed::Create(5, 2, 53).value();
+    const SecureDrawOptions options{6, 20, method, DrawComparison::kStatistical};
+    std::vector<int64_t> weights;
+    std::vector<int> owners, expected;
+    for (int tau = 0; tau < 30; ++tau) {
+      const int k = tau % 6;
+      for (int i = 0; i < 6; ++i) weights.push_back(i == k ? 1000 + tau : 0);
+      owners.push_back(tau % 5);
+      expected.push_back(k);
+    }
+    auto out = RunDraw(*bed, weights, owners, options);
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ(OwnersView(*out, owners), expected);
   }
-  auto out = RunDraw(*bed, weights, owners, options);
-  ASSERT_TRUE(out.ok()) << out.status();
-  EXPECT_EQ(OwnersView(*out, owners), expected);
 }
 
 TEST(SecureDrawTest, PlanReportsDepthBitsAndComparisons) {
@@ -154,12 +165,24 @@ TEST(SecureDrawTest, PlanReportsDepthBitsAndComparisons) {
   EXPECT_EQ(plan.comparison_bits, 75);
   EXPECT_FALSE(plan.full_range);
   EXPECT_EQ(plan.comparisons_per_token, 19);
-  EXPECT_EQ(plan.rounds, 2 + 1 + (1 + 7) + 4 + 1);
+  // Masks (1 round: pseudo-random sharing), U T, comparison, tree, reveal.
+  EXPECT_EQ(plan.rounds, 1 + 1 + (1 + 7) + 4 + 1);
   plan = PlanSecureDraw(config, {20, 32, DrawMethod::kBinarySearch}).value();
   EXPECT_EQ(plan.comparisons_per_token, 5);
   // Root level: U T, comparison, reveal; four more levels add deal and
   // inner products.
-  EXPECT_EQ(plan.rounds, 2 + (1 + 8 + 1) + 4 * (2 + 1 + 8 + 1));
+  EXPECT_EQ(plan.rounds, 1 + (1 + 8 + 1) + 4 * (2 + 1 + 8 + 1));
+  // Dealt masks take 2 rounds.
+  auto dealt = MpcConfig::Create(3, 1, 40, MpcConfig::SharedRandomness::kDealt).value();
+  EXPECT_EQ(PlanSecureDraw(dealt, {20, 32, DrawMethod::kParallelTree}).value().rounds,
+            2 + 1 + (1 + 7) + 4 + 1);
+  // Inverse CDF: u = 40 + ceil(log2 20) - 1 = 44; masks, U S, comparison
+  // (1 + ceil(log2 76)), reveal.
+  plan = PlanSecureDraw(config, {20, 32, DrawMethod::kInverseCdf}).value();
+  EXPECT_EQ(plan.uniform_bits, 44);
+  EXPECT_EQ(plan.comparison_bits, 76);
+  EXPECT_EQ(plan.comparisons_per_token, 19);
+  EXPECT_EQ(plan.rounds, 1 + 1 + (1 + 7) + 1);
   plan = PlanSecureDraw(config, {1, 10}).value();
   EXPECT_EQ(plan.rounds, 0);
   EXPECT_EQ(plan.comparisons_per_token, 0);
@@ -176,7 +199,7 @@ TEST(SecureDrawTest, BadOptionsAndInputsAreRejected) {
   EXPECT_EQ(plan.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(plan.status().message(), HasSubstr("126-bit comparisons"));
   plan = PlanSecureDraw(config, {4, 50, DrawMethod::kParallelTree, DrawComparison::kStatistical});
-  EXPECT_THAT(plan.status().message(), HasSubstr("the limit is 82 (statistical)"));
+  EXPECT_THAT(plan.status().message(), HasSubstr("the limit is 83 (statistical)"));
 
   auto bed = MpcTestbed::Create(3, 1, 54).value();
   absl::Status s = bed->Run([](MpcEngine& e) {
