@@ -12,7 +12,7 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
           path, {{"party",
                   {"name", "consortium", "documents", "vocabulary", "key_share", "state_dir",
                    "listen", "box_key", "metrics_listen", "threads", "initial_topics_seed",
-                   "receive_timeout_seconds"}},
+                   "receive_timeout_seconds", "insecure_deterministic_rng_seed"}},
                  {"input", {"format", "split", "window_words", "max_tokens"}},
                  {"tls", {"ca", "cert", "key"}}}));
   PartyDaemonConfig c;
@@ -32,6 +32,9 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
   if (seed.has_value()) c.initial_topics_seed = static_cast<uint64_t>(*seed);
   ASSIGN_OR_RETURN(int64_t timeout, file.IntOr("party", "receive_timeout_seconds", 600, 1, 86400));
   c.receive_timeout_seconds = static_cast<int>(timeout);
+  ASSIGN_OR_RETURN(std::optional<int64_t> rng_seed,
+                   file.OptionalInt("party", "insecure_deterministic_rng_seed", 0, INT64_MAX));
+  if (rng_seed.has_value()) c.insecure_deterministic_rng_seed = static_cast<uint64_t>(*rng_seed);
   ASSIGN_OR_RETURN(c.format, file.StringOr("input", "format", "auto"));
   ASSIGN_OR_RETURN(c.split, file.StringOr("input", "split", "none"));
   ASSIGN_OR_RETURN(int64_t window, file.IntOr("input", "window_words", 100, 1, 1000000));

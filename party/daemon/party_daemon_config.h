@@ -19,6 +19,11 @@
 //   threads = 0                     # 0 = all cores
 //   initial_topics_seed = 7         # optional; default: the OS generator
 //   receive_timeout_seconds = 600   # a peer silent this long fails the run
+//   insecure_deterministic_rng_seed = 42   # INSECURE, TESTS ONLY: every random
+//                                   # source of this party from a seeded stream
+//                                   # (party/party_randomness.h), the streams
+//                                   # `pplda simulate --insecure-deterministic-rng-seed`
+//                                   # gives this party; default: the OS generator
 //   [input]                         # how documents are read (pplda prepare's options)
 //   format = "auto"  split = "sentences"  window_words = 400  max_tokens = 20
 //   [tls]
@@ -48,6 +53,7 @@ struct PartyDaemonConfig {
   int threads = 0;
   std::optional<uint64_t> initial_topics_seed;
   int receive_timeout_seconds = 600;
+  std::optional<uint64_t> insecure_deterministic_rng_seed;  // tests only
   std::string format = "auto";
   std::string split = "none";
   int window_words = 100;
