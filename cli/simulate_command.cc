@@ -18,7 +18,8 @@
 // --insecure-deterministic-rng-seed S: party p's sources are the seeded
 // streams a party daemon with insecure_deterministic_rng_seed = S uses
 // (party/party_randomness.h), so both publish the same model; the model's
-// metadata says so.
+// metadata says so. Only in builds with PPLDA_INSECURE_TEST_RANDOMNESS (OFF
+// by default in Release builds); others refuse the flag at start.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -197,6 +198,20 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
     return absl::InvalidArgumentError("simulate reads one input per party: use --party NAME=PATH, "
                                       "not --input");
   }
+  party::ConsortiumRngFactory rng_factory = party::OsRng;
+  if (f.insecure_deterministic_rng) {
+    // Refused here, before anything is read or dealt, unless built with
+    // PPLDA_INSECURE_TEST_RANDOMNESS (party/party_randomness.h).
+    absl::StatusOr<party::ConsortiumRngFactory> insecure =
+        party::InsecureDeterministicRngFactory(f.insecure_deterministic_rng_seed);
+    if (!insecure.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--insecure-deterministic-rng-seed: ",
+                                                     std::string(insecure.status().message())));
+    }
+    spdlog::warn("{} (--insecure-deterministic-rng-seed {})",
+                 party::kInsecureDeterministicRngWarning, f.insecure_deterministic_rng_seed);
+    rng_factory = *std::move(insecure);
+  }
   ASSIGN_OR_RETURN(std::vector<NamedPath> named, ParseParties(f.parties));
   ASSIGN_OR_RETURN(PartyCorpora data, LoadParties(f, named, g.quiet));
   std::vector<simulation::ConsortiumParty> parties;
@@ -247,14 +262,6 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
                                                    PhaseLine(r.phases), r.aggregation));
     }
   };
-  party::ConsortiumRngFactory rng_factory = party::OsRng;
-  if (f.insecure_deterministic_rng) {
-    spdlog::warn("{} (--insecure-deterministic-rng-seed {})",
-                 party::kInsecureDeterministicRngWarning, f.insecure_deterministic_rng_seed);
-    rng_factory = [seed = f.insecure_deterministic_rng_seed](int p, party::PartyRandomSource s) {
-      return party::InsecureDeterministicRng(seed, p, s);
-    };
-  }
   if (!g.quiet) {
     int64_t tokens = 0;
     for (const lda::Corpus& c : data.corpora) tokens += c.num_tokens();
@@ -384,7 +391,8 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
   CLI::Option* rng_seed = app->add_option(
       "--insecure-deterministic-rng-seed", flags->insecure_deterministic_rng_seed,
       "INSECURE, TESTS ONLY: every party's randomness from seeded streams, the ones party "
-      "daemons with insecure_deterministic_rng_seed = SEED use (the model says so)")
+      "daemons with insecure_deterministic_rng_seed = SEED use (the model says so); refused "
+      "unless built with PPLDA_INSECURE_TEST_RANDOMNESS")
       ->check(CLI::Range(uint64_t{0}, uint64_t{INT64_MAX}));  // what a TOML integer holds
   app->callback([flags, &globals, run, rng_seed] {
     flags->insecure_deterministic_rng = rng_seed->count() > 0;

@@ -4,13 +4,26 @@
 
 #include <cstring>
 
+#include "absl/status/status.h"
+
+// 0 or 1, from PPLDA_INSECURE_TEST_RANDOMNESS (party/CMakeLists.txt).
+#ifndef PPLDA_INSECURE_TEST_RANDOMNESS
+#error "PPLDA_INSECURE_TEST_RANDOMNESS must be defined to 0 or 1 (party/CMakeLists.txt)"
+#endif
+#if PPLDA_INSECURE_TEST_RANDOMNESS
 #include "crypto/secure_rng_testing.h"
+#endif
 
 namespace pplda::party {
 
 std::unique_ptr<crypto::SecureRng> OsRng(int /*party*/, PartyRandomSource /*source*/) {
   return std::make_unique<crypto::SodiumRng>();
 }
+
+bool InsecureTestRandomnessAllowed() { return PPLDA_INSECURE_TEST_RANDOMNESS != 0; }
+
+#if PPLDA_INSECURE_TEST_RANDOMNESS
+namespace {
 
 std::unique_ptr<crypto::SecureRng> InsecureDeterministicRng(uint64_t seed, int party,
                                                             PartyRandomSource source) {
@@ -31,6 +44,19 @@ std::unique_ptr<crypto::SecureRng> InsecureDeterministicRng(uint64_t seed, int p
   uint64_t stream_seed = 0;
   for (int i = 0; i < 8; ++i) stream_seed = (stream_seed << 8) | digest[i];
   return std::make_unique<crypto::SeededRng>(stream_seed);
+}
+
+}  // namespace
+#endif  // PPLDA_INSECURE_TEST_RANDOMNESS
+
+absl::StatusOr<ConsortiumRngFactory> InsecureDeterministicRngFactory(uint64_t seed) {
+#if PPLDA_INSECURE_TEST_RANDOMNESS
+  return ConsortiumRngFactory([seed](int party, PartyRandomSource source) {
+    return InsecureDeterministicRng(seed, party, source);
+  });
+#else
+  return absl::FailedPreconditionError(kInsecureTestRandomnessRefused);
+#endif
 }
 
 }  // namespace pplda::party

@@ -12,8 +12,10 @@
 //    ConsortiumRngFactory over every party.
 // Normally every source is libsodium's CSPRNG (SodiumRng).
 //
-// INSECURE, TESTS ONLY: InsecureDeterministicRng(seed, party, source) is a
-// SeededRng (crypto/secure_rng_testing.h, a ChaCha20 stream) seeded with
+// INSECURE, TESTS ONLY, and only in builds with the CMake option
+// PPLDA_INSECURE_TEST_RANDOMNESS (ON by default, OFF by default in Release
+// builds; top-level CMakeLists.txt), the one gate for it: party p's source s
+// of InsecureDeterministicRngFactory(seed) is a SeededRng (crypto/secure_rng_testing.h, a ChaCha20 stream) seeded with
 // the first 8 bytes (big endian) of
 //   BLAKE2b-128("pplda/insecure-deterministic-rng/v1" || seed (8 bytes, big
 //               endian) || party (4 bytes, big endian) || source (4 bytes))
@@ -22,6 +24,10 @@
 // with insecure_deterministic_rng_seed = S: both paths consume the same
 // bytes in the same order and publish the same model (tests/e2e). Anyone
 // who knows the seed knows every mask and share: never with real data.
+// Without the option, party_randomness.cc compiles neither these streams nor
+// crypto/secure_rng_testing.h, InsecureTestRandomnessAllowed() is false and
+// InsecureDeterministicRngFactory fails: the party daemon refuses the config
+// key (party_daemon_config.h) and `pplda simulate` the flag, at start.
 // Thread-safety: the functions are reentrant; see secure_rng.h for the
 // sources themselves.
 #ifndef PPLDA_PARTY_PARTY_RANDOMNESS_H_
@@ -32,6 +38,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "crypto/secure_rng.h"
 
 namespace pplda::party {
@@ -54,9 +61,19 @@ using ConsortiumRngFactory =
 // simulate` use unless told otherwise).
 std::unique_ptr<crypto::SecureRng> OsRng(int party, PartyRandomSource source);
 
-// INSECURE, TESTS ONLY (see above): party `party`'s source `source` for `seed`.
-std::unique_ptr<crypto::SecureRng> InsecureDeterministicRng(uint64_t seed, int party,
-                                                            PartyRandomSource source);
+// Whether this build holds the INSECURE deterministic sources (built with
+// PPLDA_INSECURE_TEST_RANDOMNESS).
+bool InsecureTestRandomnessAllowed();
+
+// Why a build without them refuses them (the errors name the key or flag first).
+inline constexpr char kInsecureTestRandomnessRefused[] =
+    "this build does not allow insecure test randomness (built with "
+    "PPLDA_INSECURE_TEST_RANDOMNESS=OFF, the default for Release builds)";
+
+// INSECURE, TESTS ONLY (see above): every party's deterministic sources for
+// `seed`; FailedPreconditionError(kInsecureTestRandomnessRefused) when
+// !InsecureTestRandomnessAllowed().
+absl::StatusOr<ConsortiumRngFactory> InsecureDeterministicRngFactory(uint64_t seed);
 
 // The warning both paths log when the deterministic sources are in use.
 inline constexpr char kInsecureDeterministicRngWarning[] =

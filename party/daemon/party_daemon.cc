@@ -158,15 +158,18 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
   resources.state_dir = config.state_dir;
   resources.pool = &pool;
   if (config.insecure_deterministic_rng_seed.has_value()) {
+    // Refused by LoadPartyDaemonConfig already when the build does not allow it.
+    ASSIGN_OR_RETURN(ConsortiumRngFactory insecure,
+                     InsecureDeterministicRngFactory(*config.insecure_deterministic_rng_seed));
     spdlog::warn("{} (party.insecure_deterministic_rng_seed = {} in {}: every random source of "
                  "this party is a seeded stream; anyone who knows the seed knows its masks and "
                  "shares)",
                  kInsecureDeterministicRngWarning, *config.insecure_deterministic_rng_seed,
                  config_path.string());
     resources.insecure_deterministic_rng_seed = config.insecure_deterministic_rng_seed;
-    resources.rng_factory = [seed = *config.insecure_deterministic_rng_seed,
+    resources.rng_factory = [insecure = std::move(insecure),
                              party = me.party_index](PartyRandomSource source) {
-      return InsecureDeterministicRng(seed, party, source);
+      return insecure(party, source);
     };
   } else {
     resources.rng_factory = [party = me.party_index](PartyRandomSource source) {

@@ -1,11 +1,18 @@
 #include "party/daemon/party_daemon_config.h"
 
+#include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "net/daemon_config_file.h"
+#include "party/party_randomness.h"
 
 namespace pplda::party {
 
 absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::path& path) {
+  return LoadPartyDaemonConfig(path, InsecureTestRandomnessAllowed());
+}
+
+absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::path& path,
+                                                        bool insecure_test_randomness_allowed) {
   ASSIGN_OR_RETURN(
       net::DaemonConfigFile file,
       net::DaemonConfigFile::Load(
@@ -34,7 +41,14 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
   c.receive_timeout_seconds = static_cast<int>(timeout);
   ASSIGN_OR_RETURN(std::optional<int64_t> rng_seed,
                    file.OptionalInt("party", "insecure_deterministic_rng_seed", 0, INT64_MAX));
-  if (rng_seed.has_value()) c.insecure_deterministic_rng_seed = static_cast<uint64_t>(*rng_seed);
+  if (rng_seed.has_value()) {
+    if (!insecure_test_randomness_allowed) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path.string(), ": party.insecure_deterministic_rng_seed: ",
+                       kInsecureTestRandomnessRefused, "; remove the key"));
+    }
+    c.insecure_deterministic_rng_seed = static_cast<uint64_t>(*rng_seed);
+  }
   ASSIGN_OR_RETURN(c.format, file.StringOr("input", "format", "auto"));
   ASSIGN_OR_RETURN(c.split, file.StringOr("input", "split", "none"));
   ASSIGN_OR_RETURN(int64_t window, file.IntOr("input", "window_words", 100, 1, 1000000));

@@ -23,7 +23,10 @@
 //                                   # source of this party from a seeded stream
 //                                   # (party/party_randomness.h), the streams
 //                                   # `pplda simulate --insecure-deterministic-rng-seed`
-//                                   # gives this party; default: the OS generator
+//                                   # gives this party; default: the OS generator.
+//                                   # Refused (an error naming the key) unless
+//                                   # built with PPLDA_INSECURE_TEST_RANDOMNESS
+//                                   # (OFF by default in Release builds)
 //   [input]                         # how documents are read (pplda prepare's options)
 //   format = "auto"  split = "sentences"  window_words = 400  max_tokens = 20
 //   [tls]
@@ -61,7 +64,13 @@ struct PartyDaemonConfig {
   std::filesystem::path tls_ca, tls_cert, tls_key;
 };
 
+// Loads and validates `path`; insecure_deterministic_rng_seed is refused when
+// !party::InsecureTestRandomnessAllowed() (party/party_randomness.h).
 absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::path& path);
+// The same with the build's gate given (tests: the refusal of a build without
+// PPLDA_INSECURE_TEST_RANDOMNESS, in any build).
+absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::path& path,
+                                                        bool insecure_test_randomness_allowed);
 
 }  // namespace pplda::party
 

@@ -12,7 +12,8 @@
 //    deterministic seed (insecure_deterministic_rng_seed, simulate
 //    --insecure-deterministic-rng-seed; party/party_randomness.h), a
 //    3-iteration run publishes exactly simulate's model and mixtures; another
-//    rng seed gives another model (so the equality is not vacuous).
+//    rng seed gives another model (so the equality is not vacuous). Skipped
+//    in builds without PPLDA_INSECURE_TEST_RANDOMNESS, which refuse the seed.
 //  - With iterations the MPC's randomness comes from the OS generator, so
 //    a 2-iteration run is checked for what must hold exactly: each term's
 //    count over the topics is its corpus frequency (sampling moves tokens
@@ -32,6 +33,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "party/party_randomness.h"
 #include "tests/e2e/e2e_test_util.h"
 
 namespace pplda::e2e::testing {
@@ -198,6 +200,10 @@ TEST_F(ConsortiumRunTest, ZeroIterationModelAndMixturesEqualSimulateWithTheSameS
 }
 
 TEST_F(ConsortiumRunTest, DeterministicRunEqualsSimulateWithTheSameKeyAndSeeds) {
+  if (!party::InsecureTestRandomnessAllowed()) {
+    GTEST_SKIP() << "needs a build with PPLDA_INSECURE_TEST_RANDOMNESS=ON (this one refuses "
+                    "insecure_deterministic_rng_seed and --insecure-deterministic-rng-seed)";
+  }
   constexpr uint64_t kTopicsSeed = 7;
   constexpr uint64_t kRngSeed = 20240611;
   constexpr int kIterations = 3;
