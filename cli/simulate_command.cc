@@ -9,12 +9,25 @@
 // union of all parties' documents (a real consortium must agree on a public
 // vocabulary or select one with DP; building it from the union would reveal
 // every party's terms).
+//
+// Key: dealt here (DEALER MODE), or --key-dir DIR: the key `pplda keys deal`
+// wrote for the same compute parties (DIR/public.key and DIR/<name>.key per
+// compute party, "helper" for the helper), so that a simulation and a
+// consortium of daemons can use the same key.
+// Randomness: the OS generator, or, INSECURE and for tests only,
+// --insecure-deterministic-rng-seed S: party p's sources are the seeded
+// streams a party daemon with insecure_deterministic_rng_seed = S uses
+// (party/party_randomness.h), so both publish the same model; the model's
+// metadata says so. Only in builds with PPLDA_INSECURE_TEST_RANDOMNESS (OFF
+// by default in Release builds); others refuse the flag at start.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "cli/command.h"
@@ -22,10 +35,12 @@
 #include "cli/model_metadata.h"
 #include "coordinator/consortium_policy.h"
 #include "crypto/paillier_dealer.h"
+#include "crypto/paillier_key_file.h"
 #include "crypto/secure_rng.h"
 #include "lda/model_file.h"
 #include "lda/preprocessor.h"
 #include "lda/vocabulary_file.h"
+#include "party/party_randomness.h"
 #include "simulation/local_consortium.h"
 #include "spdlog/spdlog.h"
 
@@ -39,12 +54,15 @@ struct SimulateFlags {
   party::SecureLdaOptions lda;
   int iterations = 50;
   int key_bits = 2048;
+  std::string key_dir;  // empty: deal a key here
   uint64_t seed = 1;
   int threads = 0;
   std::string draw = "binary";
   bool verify_conversion = false;
   std::string out = "model.json";
   std::string mixtures_dir;
+  bool insecure_deterministic_rng = false;  // tests only
+  uint64_t insecure_deterministic_rng_seed = 0;
 };
 
 struct NamedPath {
@@ -129,10 +147,70 @@ std::string PhaseLine(const party::PartyPhaseTimes& t) {
                          t.selection, t.exchange, t.conversion, t.weights, t.draw, t.update);
 }
 
+// The key `pplda keys deal --out DIR` dealt to `compute_parties` (in
+// consortium order): DIR/public.key and one DIR/<name>.key per party, each
+// share of the same key and at its party's position.
+absl::StatusOr<crypto::DealtKey> ReadDealtKey(const std::filesystem::path& dir,
+                                              const std::vector<std::string>& compute_parties) {
+  const int n = static_cast<int>(compute_parties.size());
+  crypto::DealtKey key;
+  ASSIGN_OR_RETURN(key.public_key, crypto::ReadPublicKeyFile(dir / "public.key"));
+  if (key.public_key->num_parties() != n ||
+      key.public_key->threshold() != coordinator::PaillierThreshold(n)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--key-dir: %s is a %d-of-%d key, but %d compute parties need a %d-of-%d key (pplda keys "
+        "deal --party NAME for each, in --party order%s)",
+        (dir / "public.key").string(), key.public_key->threshold(),
+        key.public_key->num_parties(), n, coordinator::PaillierThreshold(n), n,
+        n > 0 && compute_parties.back() == "helper" ? ", then --party helper" : ""));
+  }
+  for (int i = 0; i < n; ++i) {
+    const std::filesystem::path path = dir / (compute_parties[i] + ".key");
+    absl::StatusOr<crypto::PaillierKeyShare> read = crypto::ReadKeyShareFile(path);
+    if (absl::IsNotFound(read.status())) {
+      return absl::NotFoundError(absl::StrCat(
+          "--key-dir: no key share for compute party ", compute_parties[i], " (",
+          read.status().message(), "): `pplda keys deal --party NAME ... --out DIR` writes "
+          "DIR/NAME.key for each compute party", compute_parties[i] == "helper"
+              ? " (with 2 data holders the third is \"helper\": deal with --party helper last)"
+              : ""));
+    }
+    ASSIGN_OR_RETURN(crypto::PaillierKeyShare share, std::move(read));
+    if (share.public_key()->fingerprint() != key.public_key->fingerprint()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--key-dir: ", path.string(), " is a share of key ",
+          share.public_key()->short_fingerprint(), ", not of ", (dir / "public.key").string(),
+          " (", key.public_key->short_fingerprint(), "): the files come from different deals"));
+    }
+    if (share.party() != i + 1) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "--key-dir: %s is the share of compute party %d, but %s is compute party %d here: "
+          "give --party in the order the key was dealt",
+          path.string(), share.party(), compute_parties[i], i + 1));
+    }
+    key.shares.push_back(std::move(share));
+  }
+  return key;
+}
+
 absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
   if (!f.input.input.empty()) {
     return absl::InvalidArgumentError("simulate reads one input per party: use --party NAME=PATH, "
                                       "not --input");
+  }
+  party::ConsortiumRngFactory rng_factory = party::OsRng;
+  if (f.insecure_deterministic_rng) {
+    // Refused here, before anything is read or dealt, unless built with
+    // PPLDA_INSECURE_TEST_RANDOMNESS (party/party_randomness.h).
+    absl::StatusOr<party::ConsortiumRngFactory> insecure =
+        party::InsecureDeterministicRngFactory(f.insecure_deterministic_rng_seed);
+    if (!insecure.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--insecure-deterministic-rng-seed: ",
+                                                     std::string(insecure.status().message())));
+    }
+    spdlog::warn("{} (--insecure-deterministic-rng-seed {})",
+                 party::kInsecureDeterministicRngWarning, f.insecure_deterministic_rng_seed);
+    rng_factory = *std::move(insecure);
   }
   ASSIGN_OR_RETURN(std::vector<NamedPath> named, ParseParties(f.parties));
   ASSIGN_OR_RETURN(PartyCorpora data, LoadParties(f, named, g.quiet));
@@ -144,19 +222,29 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
     parties.push_back(std::move(p));
   }
   ASSIGN_OR_RETURN(const int n, coordinator::ComputeParties(static_cast<int>(parties.size())));
-  crypto::SodiumRng os_rng;
-  crypto::DealerOptions dealer;
-  dealer.modulus_bits = static_cast<size_t>(f.key_bits);
-  dealer.num_parties = n;
-  dealer.threshold = coordinator::PaillierThreshold(n);
-  if (!g.quiet) {
-    spdlog::info("dealing a {}-bit threshold Paillier key to {} compute parties (DEALER MODE: "
-                 "for simulation only)", f.key_bits, n);
-  }
   auto key_start = std::chrono::steady_clock::now();
-  ASSIGN_OR_RETURN(crypto::DealtKey key, crypto::DealThresholdKey(dealer, os_rng));
+  crypto::DealtKey key;
+  if (!f.key_dir.empty()) {
+    std::vector<std::string> compute_parties;
+    for (const NamedPath& p : named) compute_parties.push_back(p.name);
+    if (n > static_cast<int>(named.size())) compute_parties.push_back("helper");
+    ASSIGN_OR_RETURN(key, ReadDealtKey(f.key_dir, compute_parties));
+  } else {
+    crypto::SodiumRng os_rng;
+    crypto::DealerOptions dealer;
+    dealer.modulus_bits = static_cast<size_t>(f.key_bits);
+    dealer.num_parties = n;
+    dealer.threshold = coordinator::PaillierThreshold(n);
+    if (!g.quiet) {
+      spdlog::info("dealing a {}-bit threshold Paillier key to {} compute parties (DEALER MODE: "
+                   "for simulation only)", f.key_bits, n);
+    }
+    ASSIGN_OR_RETURN(key, crypto::DealThresholdKey(dealer, os_rng));
+  }
   const double key_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - key_start).count();
+  const int modulus_bits =
+      static_cast<int>(mpz_sizeinbase(key.public_key->paillier().n().get_mpz_t(), 2));
 
   simulation::LocalConsortiumOptions options;
   options.lda = f.lda;
@@ -173,9 +261,6 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
                                                    PhaseLine(r.phases), r.aggregation));
     }
   };
-  auto factory = [](int) -> std::unique_ptr<crypto::SecureRng> {
-    return std::make_unique<crypto::SodiumRng>();
-  };
   if (!g.quiet) {
     int64_t tokens = 0;
     for (const lda::Corpus& c : data.corpora) tokens += c.num_tokens();
@@ -185,7 +270,7 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
   }
   ASSIGN_OR_RETURN(simulation::LocalConsortiumResult result,
                    simulation::RunLocalConsortium(std::move(parties), data.vocabulary, key,
-                                                   factory, options));
+                                                   rng_factory, options));
   progress.Finish(PhaseLine(result.stats.phases));
 
   const simulation::ConsortiumStats& s = result.stats;
@@ -196,6 +281,12 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
       {"sampler", "batched (secure protocol)"},
       {"iterations", f.iterations},
       {"seed", f.seed},
+      {"randomness", f.insecure_deterministic_rng
+                         ? absl::StrCat("INSECURE deterministic (seed ",
+                                        f.insecure_deterministic_rng_seed, "; testing only)")
+                         : std::string("operating system CSPRNG (libsodium)")},
+      {"key", f.key_dir.empty() ? std::string("dealt by this process")
+                                : "read from " + f.key_dir},
       {"threads", f.threads},
       {"alpha_effective", result.model.alpha},
       {"beta_effective", result.model.beta},
@@ -212,13 +303,17 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
       {"conversion_proofs_verified", f.verify_conversion},
       {"mpc_bytes_sent_per_party", bytes},
       {"coordinator_bytes", s.coordinator_bytes}};
+  if (!f.key_dir.empty()) training.erase("key_dealing_seconds");
   AddStandardMetadata(&result.model.metadata, training, data.info);
   coordinator::LeakageContext leakage;
   leakage.setting = "secure multi-party simulation (all parties in one process)";
-  leakage.key_origin = "trusted dealer";
+  leakage.key_origin = coordinator::KeyOriginLabel(key.public_key->origin());
   leakage.data_holders = static_cast<int>(named.size());
   leakage.compute_parties = result.num_parties;
-  leakage.modulus_bits = f.key_bits;
+  leakage.modulus_bits = modulus_bits;
+  if (f.insecure_deterministic_rng) {
+    leakage.insecure_deterministic_rng_seed = f.insecure_deterministic_rng_seed;
+  }
   result.model.metadata["privacy"] = coordinator::LeakageStatement(leakage);
   RETURN_IF_ERROR(lda::WriteModelFile(result.model, f.out));
   if (!f.mixtures_dir.empty()) {
@@ -267,10 +362,17 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
   app->add_option("--beta", flags->lda.beta, "Topic-term prior (a multiple of 1e-6)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  app->add_option("--key-bits", flags->key_bits,
-                  "Paillier modulus bits (2048 default; 1024 only to compare with the literature)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({1024, 2048, 3072, 4096}));
+  CLI::Option* key_bits =
+      app->add_option("--key-bits", flags->key_bits,
+                      "Paillier modulus bits of the key dealt here (2048 default; 1024 only to "
+                      "compare with the literature)")
+          ->capture_default_str()
+          ->check(CLI::IsMember({1024, 2048, 3072, 4096}));
+  app->add_option("--key-dir", flags->key_dir,
+                  "Use the key `pplda keys deal --out DIR` dealt to these compute parties "
+                  "(DIR/public.key, DIR/NAME.key; \"helper\" for a helper) instead of dealing one")
+      ->check(CLI::ExistingDirectory)
+      ->excludes(key_bits);
   app->add_option("--draw", flags->draw,
                   "Secure draw: binary (binary search), tree (parallel tree) or cdf "
                   "(inverse CDF: fewest rounds)")
@@ -287,7 +389,14 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
   app->add_option("--out,-o", flags->out, "Model file to write (JSON)")->capture_default_str();
   app->add_option("--mixtures-dir", flags->mixtures_dir,
                   "Write each party's document topic mixtures to DIR/NAME.csv");
-  app->callback([flags, &globals, run] {
+  CLI::Option* rng_seed = app->add_option(
+      "--insecure-deterministic-rng-seed", flags->insecure_deterministic_rng_seed,
+      "INSECURE, TESTS ONLY: every party's randomness from seeded streams, the ones party "
+      "daemons with insecure_deterministic_rng_seed = SEED use (the model says so); refused "
+      "unless built with PPLDA_INSECURE_TEST_RANDOMNESS")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{INT64_MAX}));  // what a TOML integer holds
+  app->callback([flags, &globals, run, rng_seed] {
+    flags->insecure_deterministic_rng = rng_seed->count() > 0;
     *run = [flags, &globals] { return RunSimulate(*flags, globals); };
   });
 }

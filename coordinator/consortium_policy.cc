@@ -16,6 +16,10 @@ int MpcThreshold(int compute_parties) { return (compute_parties - 1) / 2; }
 
 int PaillierThreshold(int compute_parties) { return MpcThreshold(compute_parties) + 1; }
 
+std::string KeyOriginLabel(crypto::KeyOrigin origin) {
+  return origin == crypto::KeyOrigin::kDistributed ? "distributed" : "trusted dealer";
+}
+
 nlohmann::json LeakageStatement(const LeakageContext& c) {
   const bool dealt = c.key_origin != "distributed";
   std::string leakage =
@@ -45,6 +49,12 @@ nlohmann::json LeakageStatement(const LeakageContext& c) {
   if (dealt) {
     out["key"] = "dealer-mode key (TRUSTED DEALER): whoever dealt the key shares could decrypt "
                  "everything; for trying the protocol only";
+  }
+  if (c.insecure_deterministic_rng_seed.has_value()) {
+    out["randomness"] = absl::StrCat(
+        "INSECURE deterministic randomness for testing (seed ", *c.insecure_deterministic_rng_seed,
+        "): every mask, share and encryption randomiser follows from the seed; whoever knows it "
+        "learns everything the protocol hides. Never use with real data");
   }
   if (c.data_holders == 2) {
     out["helper"] = "a data-less helper party joined as the third compute party; it holds a key "

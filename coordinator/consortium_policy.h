@@ -10,9 +10,12 @@
 #ifndef PPLDA_COORDINATOR_CONSORTIUM_POLICY_H_
 #define PPLDA_COORDINATOR_CONSORTIUM_POLICY_H_
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "crypto/paillier_threshold_key.h"
 #include "nlohmann/json.hpp"
 
 namespace pplda::coordinator {
@@ -22,17 +25,26 @@ absl::StatusOr<int> ComputeParties(int data_holders);
 int MpcThreshold(int compute_parties);
 int PaillierThreshold(int compute_parties);
 
+// "distributed" for a key from a distributed protocol, "trusted dealer"
+// otherwise (a key of unknown origin is treated as dealt).
+std::string KeyOriginLabel(crypto::KeyOrigin origin);
+
 struct LeakageContext {
   std::string setting;       // e.g. "secure multi-party simulation (all parties in one process)"
-  std::string key_origin;    // "trusted dealer" or "distributed"
+  std::string key_origin;    // KeyOriginLabel: "trusted dealer" or "distributed"
   int data_holders = 0;
   int compute_parties = 0;
   int modulus_bits = 0;
+  // INSECURE, tests only (party/party_randomness.h): the parties' random
+  // sources were seeded streams; the seed when so.
+  std::optional<uint64_t> insecure_deterministic_rng_seed;
 };
 
 // The "privacy" object of a secure model's metadata: setting, key origin
 // (a dealt key is labelled: whoever dealt it can decrypt everything), the
 // leakage statement, the parties and thresholds; no DP budget (none spent).
+// With insecure_deterministic_rng_seed it also says, in "randomness", that
+// the parties' randomness was deterministic (testing only: no privacy).
 nlohmann::json LeakageStatement(const LeakageContext& context);
 
 }  // namespace pplda::coordinator

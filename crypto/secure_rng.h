@@ -2,9 +2,13 @@
 //
 // Every component that needs randomness takes a SecureRng& (never a global):
 //  - SodiumRng (this header) draws from libsodium's randombytes_buf, i.e. the
-//    operating system CSPRNG. It is the only implementation the daemons use.
+//    operating system CSPRNG. It is the only implementation the daemons use,
+//    except a party daemon configured with insecure_deterministic_rng_seed in
+//    a build with the CMake option PPLDA_INSECURE_TEST_RANDOMNESS (OFF by
+//    default in Release builds, whose daemons refuse that key).
 //  - SeededRng (secure_rng_testing.h) is a deterministic ChaCha20 stream keyed
-//    from a test seed, for reproducible tests. Daemon mains never include it.
+//    from a test seed, for reproducible tests. Daemon mains include it only
+//    through party/party_randomness.cc, and only with that option.
 //
 // Helpers built on Fill():
 //  - RandomBits(bits):     uniform in [0, 2^bits).

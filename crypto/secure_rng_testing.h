@@ -4,7 +4,11 @@
 // nonce = 0) under key = BLAKE2b-256("pplda-seeded-rng" || seed), so the same
 // seed gives the same byte stream on every platform. It is as unpredictable
 // as ChaCha20 to anyone who does not know the seed, but the seed is a test
-// constant: never reachable from the daemon mains (they use SodiumRng).
+// constant. The daemon mains reach it only through party/party_randomness.cc
+// (the party daemon's insecure_deterministic_rng_seed), and only in builds
+// with the CMake option PPLDA_INSECURE_TEST_RANDOMNESS (OFF by default in
+// Release builds); builds without it compile no include of it into the
+// daemons, which then refuse that key and use SodiumRng only.
 // Thread-safety: Fill() takes a mutex; output is reproducible only when a
 // single thread draws at a time.
 #ifndef PPLDA_CRYPTO_SECURE_RNG_TESTING_H_

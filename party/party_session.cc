@@ -20,8 +20,6 @@
 namespace pplda::party {
 namespace {
 
-constexpr int kEngineRng = 0, kEncryptorRng = 1, kProofRng = 2, kTopicRng = 3;
-
 absl::Status CheckParameters(const pplda::v1::RunParameters& p) {
   if (p.num_topics() < 1 || p.num_topics() > 65535) {
     return absl::InvalidArgumentError(
@@ -112,7 +110,12 @@ absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
   }
   auto session = std::unique_ptr<PartySession>(
       new PartySession(run_id, parameters, resources, transport));
-  for (int i = 0; i < 4; ++i) session->rngs_.push_back(resources.rng_factory());
+  for (int s = 0; s < kPartyRandomSources; ++s) {
+    std::unique_ptr<crypto::SecureRng> rng =
+        resources.rng_factory(static_cast<PartyRandomSource>(s));
+    if (rng == nullptr) return absl::InternalError("party session: no random source");
+    session->rngs_.push_back(std::move(rng));
+  }
   return session;
 }
 
@@ -181,19 +184,22 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
                    SecureLdaPlan::Create(options, resources_.corpus->vocabulary.size(), tokens,
                                          key.paillier(), config));
   plan_ = std::make_unique<SecureLdaPlan>(std::move(plan));
-  ASSIGN_OR_RETURN(engine_, crypto::MpcEngine::Create(config, transport_, *rngs_[kEngineRng]));
+  ASSIGN_OR_RETURN(engine_, crypto::MpcEngine::Create(config, transport_,
+                                                      rng(PartyRandomSource::kMpcEngine)));
   RETURN_IF_ERROR(ConfirmPlan(tokens));
   ASSIGN_OR_RETURN(encryptor_,
-                   crypto::PaillierEncryptor::Create(key.paillier(), *rngs_[kEncryptorRng]));
+                   crypto::PaillierEncryptor::Create(
+                       key.paillier(), rng(PartyRandomSource::kPaillierEncryptor)));
   std::vector<std::vector<lda::TermId>> documents;
   for (const lda::Document& d : resources_.corpus->documents) documents.push_back(d.tokens);
   std::vector<std::vector<int>> topics =
       InitialTopics(*resources_.corpus, plan_->num_topics(), resources_.initial_topics_seed,
-                    resources_.party_index, *rngs_[kTopicRng]);
+                    resources_.party_index, rng(PartyRandomSource::kInitialTopics));
   ASSIGN_OR_RETURN(party_, LdaParty::Create(resources_.party_index, run_id_, *plan_,
                                             std::move(documents), std::move(topics),
                                             *resources_.key_share, *encryptor_,
-                                            *rngs_[kProofRng], resources_.pool));
+                                            rng(PartyRandomSource::kDecryptionProofs),
+                                            resources_.pool));
   ASSIGN_OR_RETURN(CountUpdate initial, party_->InitialCounts());
   pplda::v1::PrepareReply reply;
   *reply.mutable_initial_counts() = CountUpdateToProto(key, initial);

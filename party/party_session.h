@@ -19,7 +19,9 @@
 //                  to STATE/runs/<run id>/mixtures.csv (0600).
 // A failed step leaves the session unusable for the run (the parties are
 // out of step): failed() is true and every later call is FailedPrecondition.
-// Randomness comes from rng_factory (libsodium in the daemon).
+// Randomness comes from rng_factory, one source per PartyRandomSource
+// (party_randomness.h; libsodium in the daemon unless configured INSECURE
+// deterministic for tests).
 // Thread-safety: one caller at a time (the adapter locks).
 #ifndef PPLDA_PARTY_PARTY_SESSION_H_
 #define PPLDA_PARTY_PARTY_SESSION_H_
@@ -41,6 +43,7 @@
 #include "crypto/transport.h"
 #include "lda/corpus.h"
 #include "party/lda_party.h"
+#include "party/party_randomness.h"
 #include "proto/party_control_service.pb.h"
 
 namespace pplda::party {
@@ -55,7 +58,10 @@ struct PartyResources {
   std::optional<uint64_t> initial_topics_seed;  // none: from rng_factory
   std::filesystem::path state_dir;
   ThreadPool* pool = nullptr;
-  std::function<std::unique_ptr<crypto::SecureRng>()> rng_factory;
+  PartyRngFactory rng_factory;  // this party's sources
+  // INSECURE, tests only: the seed when rng_factory gives the deterministic
+  // sources (reported to the coordinator at Join).
+  std::optional<uint64_t> insecure_deterministic_rng_seed;
 };
 
 class PartySession {
@@ -96,7 +102,9 @@ class PartySession {
   pplda::v1::RunParameters parameters_;
   PartyResources resources_;
   crypto::PartyTransport& transport_;
-  std::vector<std::unique_ptr<crypto::SecureRng>> rngs_;  // engine, encryptor, proofs, topics
+  // Indexed by PartyRandomSource.
+  std::vector<std::unique_ptr<crypto::SecureRng>> rngs_;
+  crypto::SecureRng& rng(PartyRandomSource source) { return *rngs_[static_cast<int>(source)]; }
   std::unique_ptr<SecureLdaPlan> plan_;
   std::unique_ptr<crypto::MpcEngine> engine_;
   std::unique_ptr<crypto::PaillierEncryptor> encryptor_;

@@ -10,8 +10,7 @@ namespace pplda::simulation {
 absl::StatusOr<std::unique_ptr<InProcessPartyGroup>> InProcessPartyGroup::Create(
     std::vector<InProcessPartyInput> inputs, const std::string& run_id,
     const party::SecureLdaPlan& plan, const crypto::MpcConfig& config,
-    const crypto::DealtKey& key,
-    const std::function<std::unique_ptr<crypto::SecureRng>(int stream)>& rng_factory,
+    const crypto::DealtKey& key, const party::ConsortiumRngFactory& rng_factory,
     ThreadPool* pool) {
   const int n = plan.num_parties();
   if (static_cast<int>(inputs.size()) != n || static_cast<int>(key.shares.size()) != n) {
@@ -22,26 +21,31 @@ absl::StatusOr<std::unique_ptr<InProcessPartyGroup>> InProcessPartyGroup::Create
   auto group = std::unique_ptr<InProcessPartyGroup>(new InProcessPartyGroup());
   ASSIGN_OR_RETURN(group->network_, crypto::SimulatedNetwork::Create(n));
   for (int p = 0; p < n; ++p) {
-    for (int s = 0; s < 3; ++s) {
-      std::unique_ptr<crypto::SecureRng> rng = rng_factory(3 * p + s);
+    // The group owns the sources; the party's initial topics are given.
+    auto source = [&](party::PartyRandomSource s) -> absl::StatusOr<crypto::SecureRng*> {
+      std::unique_ptr<crypto::SecureRng> rng = rng_factory(p, s);
       if (rng == nullptr) {
         return absl::InvalidArgumentError(absl::StrCat("no random source for party ", p));
       }
       group->rngs_.push_back(std::move(rng));
-    }
+      return group->rngs_.back().get();
+    };
+    ASSIGN_OR_RETURN(crypto::SecureRng* const engine_rng,
+                     source(party::PartyRandomSource::kMpcEngine));
+    ASSIGN_OR_RETURN(crypto::SecureRng* const encryptor_rng,
+                     source(party::PartyRandomSource::kPaillierEncryptor));
+    ASSIGN_OR_RETURN(crypto::SecureRng* const proof_rng,
+                     source(party::PartyRandomSource::kDecryptionProofs));
     ASSIGN_OR_RETURN(std::unique_ptr<crypto::MpcEngine> engine,
-                     crypto::MpcEngine::Create(config, group->network_->transport(p),
-                                               *group->rngs_[3 * p]));
+                     crypto::MpcEngine::Create(config, group->network_->transport(p), *engine_rng));
     group->engines_.push_back(std::move(engine));
     ASSIGN_OR_RETURN(std::unique_ptr<crypto::PaillierEncryptor> encryptor,
-                     crypto::PaillierEncryptor::Create(key.public_key->paillier(),
-                                                       *group->rngs_[3 * p + 1]));
+                     crypto::PaillierEncryptor::Create(key.public_key->paillier(), *encryptor_rng));
     group->encryptors_.push_back(std::move(encryptor));
     ASSIGN_OR_RETURN(std::unique_ptr<party::LdaParty> party,
                      party::LdaParty::Create(p, run_id, plan, std::move(inputs[p].documents),
                                              std::move(inputs[p].topics), key.shares[p],
-                                             *group->encryptors_[p], *group->rngs_[3 * p + 2],
-                                             pool));
+                                             *group->encryptors_[p], *proof_rng, pool));
     group->parties_.push_back(std::move(party));
   }
   return group;

@@ -2,9 +2,11 @@
 // LdaParty objects in this process, one thread each per step, over a
 // SimulatedNetwork that counts MPC rounds and bytes. The run driver drives
 // it exactly as it drives remote party daemons.
-// Randomness: rng_factory(stream) gives party p three independent sources
-// (3p: its MPC engine, 3p+1: its Paillier encryptor, 3p+2: its decryption
-// proofs). Tests pass seeded sources; `pplda simulate` the OS CSPRNG.
+// Randomness: rng_factory(p, source) gives party p its independent sources
+// (party/party_randomness.h: its MPC engine, Paillier encryptor and
+// decryption proofs; initial topics are given). Tests pass seeded sources;
+// `pplda simulate` the OS CSPRNG (or, INSECURE, the deterministic sources
+// the party daemon derives for the same seed).
 // Thread-safety: one caller at a time.
 #ifndef PPLDA_SIMULATION_IN_PROCESS_PARTY_GROUP_H_
 #define PPLDA_SIMULATION_IN_PROCESS_PARTY_GROUP_H_
@@ -24,6 +26,7 @@
 #include "crypto/secure_rng.h"
 #include "crypto/simulated_network.h"
 #include "party/lda_party.h"
+#include "party/party_randomness.h"
 #include "party/secure_lda_plan.h"
 
 namespace pplda::simulation {
@@ -41,8 +44,7 @@ class InProcessPartyGroup : public coordinator::PartyGroup {
       std::vector<InProcessPartyInput> inputs, const std::string& run_id,
       const party::SecureLdaPlan& plan, const crypto::MpcConfig& config,
       const crypto::DealtKey& key,
-      const std::function<std::unique_ptr<crypto::SecureRng>(int stream)>& rng_factory,
-      ThreadPool* pool);
+      const party::ConsortiumRngFactory& rng_factory, ThreadPool* pool);
 
   int num_parties() const override { return static_cast<int>(parties_.size()); }
   absl::StatusOr<std::vector<party::CountUpdate>> InitialCounts() override;

@@ -35,8 +35,7 @@ std::vector<std::vector<int>> InitialTopics(const ConsortiumParty& p, int num_to
 absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
     std::vector<ConsortiumParty> parties, const lda::Vocabulary& vocabulary,
     const crypto::DealtKey& key,
-    const std::function<std::unique_ptr<crypto::SecureRng>(int stream)>& rng_factory,
-    const LocalConsortiumOptions& options) {
+    const party::ConsortiumRngFactory& rng_factory, const LocalConsortiumOptions& options) {
   const int holders = static_cast<int>(parties.size());
   ASSIGN_OR_RETURN(const int n, coordinator::ComputeParties(holders));
   if (n > holders) parties.push_back(ConsortiumParty{"helper", {}, {}});

@@ -11,9 +11,10 @@
 // and the Paillier key must be a threshold key of the same n parties.
 // KEY: the key is dealt by the caller (dealer mode: whoever dealt it can
 // decrypt everything); results carry that label.
-// Randomness: rng_factory(stream) gives each party three independent
-// sources (in_process_party_group.h). Tests pass seeded sources; `pplda
-// simulate` passes the OS CSPRNG.
+// Randomness: rng_factory(party, source) gives each party its independent
+// sources (in_process_party_group.h, party/party_randomness.h). Tests pass
+// seeded sources; `pplda simulate` passes the OS CSPRNG, or, INSECURE, the
+// deterministic sources party daemons derive from the same seed.
 // Errors: InvalidArgument for inconsistent inputs (naming the party);
 // protocol errors pass through with the party that failed.
 // Thread-safety: one call at a time per options object; reentrant.
@@ -33,6 +34,7 @@
 #include "lda/vocabulary.h"
 #include "coordinator/run_driver.h"
 #include "party/lda_party.h"
+#include "party/party_randomness.h"
 #include "party/secure_lda_plan.h"
 
 namespace pplda::simulation {
@@ -79,8 +81,7 @@ struct LocalConsortiumResult {
 absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
     std::vector<ConsortiumParty> parties, const lda::Vocabulary& vocabulary,
     const crypto::DealtKey& key,
-    const std::function<std::unique_ptr<crypto::SecureRng>(int stream)>& rng_factory,
-    const LocalConsortiumOptions& options);
+    const party::ConsortiumRngFactory& rng_factory, const LocalConsortiumOptions& options);
 
 }  // namespace pplda::simulation
 

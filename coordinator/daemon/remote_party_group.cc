@@ -141,6 +141,7 @@ absl::StatusOr<std::vector<int64_t>> RemotePartyGroup::Join(
     }
   }
   std::vector<int64_t> tokens(num_parties());
+  insecure_deterministic_rng_seeds_.assign(num_parties(), std::nullopt);
   iterations_ = static_cast<int>(parameters.iterations());
   RETURN_IF_ERROR(ForEachParty("join", [&](int p) -> absl::Status {
     pplda::v1::JoinRequest request;
@@ -152,6 +153,9 @@ absl::StatusOr<std::vector<int64_t>> RemotePartyGroup::Join(
           "answers as compute party ", reply.party_index(), ", the consortium file says ", p));
     }
     tokens[p] = static_cast<int64_t>(reply.tokens());
+    if (reply.has_insecure_deterministic_rng_seed()) {
+      insecure_deterministic_rng_seeds_[p] = reply.insecure_deterministic_rng_seed();
+    }
     return absl::OkStatus();
   }));
   return tokens;

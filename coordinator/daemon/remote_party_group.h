@@ -21,9 +21,11 @@
 #define PPLDA_COORDINATOR_DAEMON_REMOTE_PARTY_GROUP_H_
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -58,6 +60,12 @@ class RemotePartyGroup : public PartyGroup {
   // Join: every party checks the parameters and its vocabulary; returns the
   // token totals by party index.
   absl::StatusOr<std::vector<int64_t>> Join(const pplda::v1::RunParameters& parameters);
+  // After Join, by party index: the seed of a party whose randomness is
+  // INSECURE deterministic (tests only; party/party_randomness.h), as it
+  // reported at Join.
+  const std::vector<std::optional<uint64_t>>& insecure_deterministic_rng_seeds() const {
+    return insecure_deterministic_rng_seeds_;
+  }
   // The plan the parties will build (set after Join, before InitialCounts).
   void set_plan(const party::SecureLdaPlan& plan, std::vector<int64_t> tokens);
 
@@ -94,6 +102,7 @@ class RemotePartyGroup : public PartyGroup {
   std::vector<std::unique_ptr<PartyControlClient>> clients_;  // by party index
   std::unique_ptr<party::SecureLdaPlan> plan_;
   int iterations_ = 0;
+  std::vector<std::optional<uint64_t>> insecure_deterministic_rng_seeds_;  // set by Join
   std::vector<std::string> mixtures_paths_;
   mutable std::mutex mu_;
   std::set<int> waiting_;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -194,6 +195,17 @@ absl::Status RunManager::Execute(const std::string& run_id,
   }
   ASSIGN_OR_RETURN(std::vector<int64_t> tokens, group->Join(parameters));
   const int n = group->num_parties();
+  // A party with INSECURE deterministic randomness (tests only) makes the
+  // model say so (the first such party's seed).
+  std::optional<uint64_t> insecure_deterministic_rng_seed;
+  for (int p = 0; p < n; ++p) {
+    const std::optional<uint64_t>& seed = group->insecure_deterministic_rng_seeds()[p];
+    if (!seed.has_value()) continue;
+    spdlog::warn("run {}: party {} reports INSECURE deterministic randomness (seed {}; testing "
+                 "only): the published model will say so",
+                 run_id, options_.consortium->compute_parties()[p].name, *seed);
+    if (!insecure_deterministic_rng_seed.has_value()) insecure_deterministic_rng_seed = seed;
+  }
   Update([&](pplda::v1::RunStatus& s) {
     s.set_state("preparing");
     s.set_phase("parties encrypt their initial counts");
@@ -261,13 +273,13 @@ absl::Status RunManager::Execute(const std::string& run_id,
 
   LeakageContext leakage;
   leakage.setting = "secure multi-party run over the network (party daemons, untrusted coordinator)";
-  leakage.key_origin =
-      options_.key->origin() == crypto::KeyOrigin::kDistributed ? "distributed" : "trusted dealer";
+  leakage.key_origin = KeyOriginLabel(options_.key->origin());
   int holders = 0;
   for (int64_t t : tokens) holders += t > 0 ? 1 : 0;
   leakage.data_holders = holders;
   leakage.compute_parties = n;
   leakage.modulus_bits = static_cast<int>(mpz_sizeinbase(options_.key->paillier().n().get_mpz_t(), 2));
+  leakage.insecure_deterministic_rng_seed = insecure_deterministic_rng_seed;
   nlohmann::json parties = nlohmann::json::array();
   for (int p = 0; p < n; ++p) {
     parties.push_back({{"name", options_.consortium->compute_parties()[p].name},

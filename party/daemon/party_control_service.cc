@@ -114,6 +114,9 @@ absl::Status PartyControlService::DoJoin(const pplda::v1::JoinRequest& request,
   reply->set_documents(static_cast<uint64_t>(session_->documents()));
   reply->set_vocabulary_sha256(resources_.vocabulary_sha256);
   reply->set_party_index(static_cast<uint32_t>(resources_.party_index));
+  if (resources_.insecure_deterministic_rng_seed.has_value()) {
+    reply->set_insecure_deterministic_rng_seed(*resources_.insecure_deterministic_rng_seed);
+  }
   spdlog::info("run {}: joined as compute party {} with {} documents, {} tokens", run_id,
                resources_.party_index, session_->documents(), session_->tokens());
   return absl::OkStatus();

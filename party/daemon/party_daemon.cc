@@ -27,6 +27,7 @@
 #include "net/tls_identity.h"
 #include "party/daemon/party_control_service.h"
 #include "party/daemon/party_daemon_config.h"
+#include "party/party_randomness.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::party {
@@ -156,7 +157,25 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
   resources.initial_topics_seed = config.initial_topics_seed;
   resources.state_dir = config.state_dir;
   resources.pool = &pool;
-  resources.rng_factory = [] { return std::make_unique<crypto::SodiumRng>(); };
+  if (config.insecure_deterministic_rng_seed.has_value()) {
+    // Refused by LoadPartyDaemonConfig already when the build does not allow it.
+    ASSIGN_OR_RETURN(ConsortiumRngFactory insecure,
+                     InsecureDeterministicRngFactory(*config.insecure_deterministic_rng_seed));
+    spdlog::warn("{} (party.insecure_deterministic_rng_seed = {} in {}: every random source of "
+                 "this party is a seeded stream; anyone who knows the seed knows its masks and "
+                 "shares)",
+                 kInsecureDeterministicRngWarning, *config.insecure_deterministic_rng_seed,
+                 config_path.string());
+    resources.insecure_deterministic_rng_seed = config.insecure_deterministic_rng_seed;
+    resources.rng_factory = [insecure = std::move(insecure),
+                             party = me.party_index](PartyRandomSource source) {
+      return insecure(party, source);
+    };
+  } else {
+    resources.rng_factory = [party = me.party_index](PartyRandomSource source) {
+      return OsRng(party, source);
+    };
+  }
 
   net::MetricsRegistry registry;
   ASSIGN_OR_RETURN(PartyMetrics metrics, PartyMetrics::Register(registry));

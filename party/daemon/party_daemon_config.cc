@@ -1,18 +1,25 @@
 #include "party/daemon/party_daemon_config.h"
 
+#include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "net/daemon_config_file.h"
+#include "party/party_randomness.h"
 
 namespace pplda::party {
 
 absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::path& path) {
+  return LoadPartyDaemonConfig(path, InsecureTestRandomnessAllowed());
+}
+
+absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::path& path,
+                                                        bool insecure_test_randomness_allowed) {
   ASSIGN_OR_RETURN(
       net::DaemonConfigFile file,
       net::DaemonConfigFile::Load(
           path, {{"party",
                   {"name", "consortium", "documents", "vocabulary", "key_share", "state_dir",
                    "listen", "box_key", "metrics_listen", "threads", "initial_topics_seed",
-                   "receive_timeout_seconds"}},
+                   "receive_timeout_seconds", "insecure_deterministic_rng_seed"}},
                  {"input", {"format", "split", "window_words", "max_tokens"}},
                  {"tls", {"ca", "cert", "key"}}}));
   PartyDaemonConfig c;
@@ -32,6 +39,16 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
   if (seed.has_value()) c.initial_topics_seed = static_cast<uint64_t>(*seed);
   ASSIGN_OR_RETURN(int64_t timeout, file.IntOr("party", "receive_timeout_seconds", 600, 1, 86400));
   c.receive_timeout_seconds = static_cast<int>(timeout);
+  ASSIGN_OR_RETURN(std::optional<int64_t> rng_seed,
+                   file.OptionalInt("party", "insecure_deterministic_rng_seed", 0, INT64_MAX));
+  if (rng_seed.has_value()) {
+    if (!insecure_test_randomness_allowed) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path.string(), ": party.insecure_deterministic_rng_seed: ",
+                       kInsecureTestRandomnessRefused, "; remove the key"));
+    }
+    c.insecure_deterministic_rng_seed = static_cast<uint64_t>(*rng_seed);
+  }
   ASSIGN_OR_RETURN(c.format, file.StringOr("input", "format", "auto"));
   ASSIGN_OR_RETURN(c.split, file.StringOr("input", "split", "none"));
   ASSIGN_OR_RETURN(int64_t window, file.IntOr("input", "window_words", 100, 1, 1000000));

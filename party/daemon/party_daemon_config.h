@@ -19,6 +19,14 @@
 //   threads = 0                     # 0 = all cores
 //   initial_topics_seed = 7         # optional; default: the OS generator
 //   receive_timeout_seconds = 600   # a peer silent this long fails the run
+//   insecure_deterministic_rng_seed = 42   # INSECURE, TESTS ONLY: every random
+//                                   # source of this party from a seeded stream
+//                                   # (party/party_randomness.h), the streams
+//                                   # `pplda simulate --insecure-deterministic-rng-seed`
+//                                   # gives this party; default: the OS generator.
+//                                   # Refused (an error naming the key) unless
+//                                   # built with PPLDA_INSECURE_TEST_RANDOMNESS
+//                                   # (OFF by default in Release builds)
 //   [input]                         # how documents are read (pplda prepare's options)
 //   format = "auto"  split = "sentences"  window_words = 400  max_tokens = 20
 //   [tls]
@@ -48,6 +56,7 @@ struct PartyDaemonConfig {
   int threads = 0;
   std::optional<uint64_t> initial_topics_seed;
   int receive_timeout_seconds = 600;
+  std::optional<uint64_t> insecure_deterministic_rng_seed;  // tests only
   std::string format = "auto";
   std::string split = "none";
   int window_words = 100;
@@ -55,7 +64,13 @@ struct PartyDaemonConfig {
   std::filesystem::path tls_ca, tls_cert, tls_key;
 };
 
+// Loads and validates `path`; insecure_deterministic_rng_seed is refused when
+// !party::InsecureTestRandomnessAllowed() (party/party_randomness.h).
 absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::path& path);
+// The same with the build's gate given (tests: the refusal of a build without
+// PPLDA_INSECURE_TEST_RANDOMNESS, in any build).
+absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::path& path,
+                                                        bool insecure_test_randomness_allowed);
 
 }  // namespace pplda::party
 

@@ -186,6 +186,20 @@ TEST_F(PpldaCliTest, SimulateRejectsBadPartyLists) {
   EXPECT_THAT(twice.output, HasSubstr("twice"));
 }
 
+// The INSECURE test seed is refused at start, naming the flag, unless the
+// build has PPLDA_INSECURE_TEST_RANDOMNESS (where tests/e2e uses it).
+TEST_F(PpldaCliTest, SimulateRefusesTheInsecureRngSeedUnlessTheBuildAllowsIt) {
+  if (PPLDA_INSECURE_TEST_RANDOMNESS) {
+    GTEST_SKIP() << "built with PPLDA_INSECURE_TEST_RANDOMNESS=ON: the flag is allowed "
+                    "(ConsortiumRunTest.DeterministicRunEqualsSimulateWithTheSameKeyAndSeeds)";
+  }
+  auto r = RunPplda("simulate --party A=" + Path("a") + " --party B=" + Path("b") +
+                    " --topics 2 --key-bits 1024 --insecure-deterministic-rng-seed 1");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("--insecure-deterministic-rng-seed: this build does not allow "
+                                  "insecure test randomness"));
+}
+
 // Keys of exact data-dependent statistics (counts of documents, tokens and
 // terms, corpus and preprocessing reports, timing, likelihood traces,
 // evaluation figures, the DP vocabulary's candidate count and the noise's

@@ -7,6 +7,13 @@
 //    protocol is deterministic: the published model and each party's
 //    document mixtures equal simulate's with --seed S (simulate's party i
 //    starts from seed S * 1000003 + i, as the daemons do).
+//  - With the same initial-topics seed, the same dealt key (simulate
+//    --key-dir) and every party's randomness from the same INSECURE
+//    deterministic seed (insecure_deterministic_rng_seed, simulate
+//    --insecure-deterministic-rng-seed; party/party_randomness.h), a
+//    3-iteration run publishes exactly simulate's model and mixtures; another
+//    rng seed gives another model (so the equality is not vacuous). Skipped
+//    in builds without PPLDA_INSECURE_TEST_RANDOMNESS, which refuse the seed.
 //  - With iterations the MPC's randomness comes from the OS generator, so
 //    a 2-iteration run is checked for what must hold exactly: each term's
 //    count over the topics is its corpus frequency (sampling moves tokens
@@ -18,6 +25,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +33,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "party/party_randomness.h"
 #include "tests/e2e/e2e_test_util.h"
 
 namespace pplda::e2e::testing {
@@ -46,9 +55,18 @@ struct Simulation {
   std::filesystem::path mixtures;
 };
 
+struct SimulateOptions {
+  uint64_t seed = 1;  // initial topics
+  int iterations = 0;
+  bool consortium_key = false;  // the consortium's dealt key (--key-dir), else one dealt here
+  std::optional<uint64_t> insecure_deterministic_rng_seed;
+  int threads = 0;               // 0: all cores
+  std::string out = "simulate";  // folder under the consortium's
+};
+
 absl::StatusOr<Simulation> Simulate(const LocalConsortium& c, const ConsortiumOptions& o,
-                                    uint64_t seed, int iterations) {
-  const std::filesystem::path out = c.dir() / "simulate";
+                                    const SimulateOptions& s) {
+  const std::filesystem::path out = c.dir() / s.out;
   std::filesystem::create_directories(out);
   std::vector<std::string> args = {"--quiet", "simulate"};
   for (int i = 0; i < LocalConsortium::kParties; ++i) {
@@ -63,20 +81,29 @@ absl::StatusOr<Simulation> Simulate(const LocalConsortium& c, const ConsortiumOp
                                std::string("--topics"),       std::to_string(kTopics),
                                std::string("--alpha"),        std::string("0.1"),
                                std::string("--beta"),         std::string("0.01"),
-                               std::string("--iterations"),   std::to_string(iterations),
-                               std::string("--seed"),         std::to_string(seed),
-                               std::string("--key-bits"),     std::to_string(o.key_bits),
+                               std::string("--iterations"),   std::to_string(s.iterations),
+                               std::string("--seed"),         std::to_string(s.seed),
+                               std::string("--threads"),      std::to_string(s.threads),
                                std::string("--out"),          (out / "model.json").string(),
                                std::string("--mixtures-dir"), (out / "mixtures").string()}) {
     args.push_back(a);
   }
+  if (s.consortium_key) {
+    args.insert(args.end(), {"--key-dir", c.keys().string()});
+  } else {
+    args.insert(args.end(), {"--key-bits", std::to_string(o.key_bits)});
+  }
+  if (s.insecure_deterministic_rng_seed.has_value()) {
+    args.insert(args.end(), {"--insecure-deterministic-rng-seed",
+                             std::to_string(*s.insecure_deterministic_rng_seed)});
+  }
   CommandResult r = RunPplda(args, std::chrono::seconds(300));
   if (r.exit_code != 0) return absl::InternalError("pplda simulate: " + r.Describe());
-  Simulation s;
-  s.model = LoadJson(out / "model.json");
-  s.mixtures = out / "mixtures";
-  if (s.model.is_discarded()) return absl::InternalError("simulate wrote no JSON model");
-  return s;
+  Simulation sim;
+  sim.model = LoadJson(out / "model.json");
+  sim.mixtures = out / "mixtures";
+  if (sim.model.is_discarded()) return absl::InternalError("simulate wrote no JSON model");
+  return sim;
 }
 
 // `pplda run start --watch` then `pplda run result` as the coordinator: the
@@ -140,7 +167,9 @@ TEST_F(ConsortiumRunTest, ZeroIterationModelAndMixturesEqualSimulateWithTheSameS
 
   absl::StatusOr<FinishedRun> run = RunToPublication(consortium_, /*iterations=*/0);
   ASSERT_TRUE(run.ok()) << run.status();
-  absl::StatusOr<Simulation> sim = Simulate(consortium_, options, kSeed, /*iterations=*/0);
+  SimulateOptions simulate;
+  simulate.seed = kSeed;
+  absl::StatusOr<Simulation> sim = Simulate(consortium_, options, simulate);
   ASSERT_TRUE(sim.ok()) << sim.status();
 
   const nlohmann::json& model = run->model;
@@ -170,6 +199,75 @@ TEST_F(ConsortiumRunTest, ZeroIterationModelAndMixturesEqualSimulateWithTheSameS
   }
 }
 
+TEST_F(ConsortiumRunTest, DeterministicRunEqualsSimulateWithTheSameKeyAndSeeds) {
+  if (!party::InsecureTestRandomnessAllowed()) {
+    GTEST_SKIP() << "needs a build with PPLDA_INSECURE_TEST_RANDOMNESS=ON (this one refuses "
+                    "insecure_deterministic_rng_seed and --insecure-deterministic-rng-seed)";
+  }
+  constexpr uint64_t kTopicsSeed = 7;
+  constexpr uint64_t kRngSeed = 20240611;
+  constexpr int kIterations = 3;
+  ConsortiumOptions options;
+  options.initial_topics_seed = kTopicsSeed;
+  options.insecure_deterministic_rng_seed = kRngSeed;
+  E2E_ASSERT_OK(SetUpConsortium(options));
+  E2E_ASSERT_OK(consortium_.StartAll());
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    EXPECT_THAT(consortium_.party(i).LogText(),
+                HasSubstr("INSECURE: deterministic randomness for testing; never use with real "
+                          "data"))
+        << LocalConsortium::kPartyNames[i];
+  }
+
+  absl::StatusOr<FinishedRun> run = RunToPublication(consortium_, kIterations);
+  ASSERT_TRUE(run.ok()) << run.status();
+  SimulateOptions simulate;
+  simulate.seed = kTopicsSeed;
+  simulate.iterations = kIterations;
+  simulate.consortium_key = true;
+  simulate.insecure_deterministic_rng_seed = kRngSeed;
+  simulate.threads = 1;  // the daemons use every core: the model does not depend on it
+  simulate.out = "simulate-same-seeds";
+  absl::StatusOr<Simulation> sim = Simulate(consortium_, options, simulate);
+  ASSERT_TRUE(sim.ok()) << sim.status();
+
+  const nlohmann::json& model = run->model;
+  EXPECT_EQ(model["vocabulary"], sim->model["vocabulary"]);
+  ASSERT_EQ(model["topic_term_counts"].size(), static_cast<size_t>(kTopics));
+  EXPECT_EQ(model["topic_term_counts"], sim->model["topic_term_counts"])
+      << "the daemons' published counts differ from simulate's for the same key and seeds";
+  EXPECT_EQ(TokensByParty(model), TokensByParty(sim->model));
+  EXPECT_EQ(model["metadata"]["training"]["iterations"], kIterations);
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    const std::string name = LocalConsortium::kPartyNames[i];
+    const std::filesystem::path mixtures =
+        consortium_.state(i) / "runs" / run->run_id / "mixtures.csv";
+    ASSERT_TRUE(std::filesystem::exists(mixtures)) << mixtures;
+    EXPECT_EQ(ReadText(mixtures), ReadText(sim->mixtures / (name + ".csv"))) << name;
+  }
+  // Both models say the key was dealt and the randomness insecure.
+  const nlohmann::json& privacy = sim->model["metadata"]["privacy"];
+  EXPECT_EQ(privacy["key_origin"], "trusted dealer");
+  EXPECT_EQ(privacy["paillier_modulus_bits"], options.key_bits);
+  ASSERT_TRUE(privacy["randomness"].is_string()) << privacy;
+  EXPECT_THAT(privacy["randomness"].get<std::string>(),
+              HasSubstr("INSECURE deterministic randomness for testing (seed 20240611)"));
+  EXPECT_EQ(model["metadata"]["privacy"]["randomness"], privacy["randomness"]);
+  EXPECT_EQ(model["metadata"]["privacy"]["key_origin"], "trusted dealer");
+  ASSERT_TRUE(sim->model["metadata"]["training"]["randomness"].is_string());
+  EXPECT_THAT(sim->model["metadata"]["training"]["randomness"].get<std::string>(),
+              StartsWith("INSECURE deterministic"));
+
+  // The comparison is not vacuous: the rng seed decides the model.
+  simulate.insecure_deterministic_rng_seed = kRngSeed + 1;
+  simulate.out = "simulate-other-seed";
+  absl::StatusOr<Simulation> other = Simulate(consortium_, options, simulate);
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_EQ(TermTotals(other->model), TermTotals(model));
+  EXPECT_NE(other->model["topic_term_counts"], model["topic_term_counts"])
+      << "another rng seed gave the same model: the seed does not reach the sampling";
+}
+
 TEST_F(ConsortiumRunTest, TwoIterationRunKeepsTermCountsTotalsAndWritesMixtures) {
   ConsortiumOptions options;  // initial topics from the OS generator
   E2E_ASSERT_OK(SetUpConsortium(options));
@@ -179,7 +277,7 @@ TEST_F(ConsortiumRunTest, TwoIterationRunKeepsTermCountsTotalsAndWritesMixtures)
   ASSERT_TRUE(run.ok()) << run.status();
   // The reference: term frequencies, documents and tokens of each party as
   // simulate reads them (no iterations needed for those).
-  absl::StatusOr<Simulation> sim = Simulate(consortium_, options, 1, /*iterations=*/0);
+  absl::StatusOr<Simulation> sim = Simulate(consortium_, options, SimulateOptions());
   ASSERT_TRUE(sim.ok()) << sim.status();
 
   const nlohmann::json& model = run->model;
@@ -213,6 +311,7 @@ TEST_F(ConsortiumRunTest, TwoIterationRunKeepsTermCountsTotalsAndWritesMixtures)
   ASSERT_TRUE(meta["privacy"]["leakage"].is_string());
   EXPECT_THAT(meta["privacy"]["leakage"].get<std::string>(), StartsWith("Revealed:"));
   EXPECT_EQ(meta["privacy"]["paillier_modulus_bits"], 1024);
+  EXPECT_FALSE(meta["privacy"].contains("randomness")) << "the OS generator is no insecure mode";
   // The coordinator kept the model it served.
   EXPECT_EQ(LoadJson(consortium_.state(-1) / "runs" / run->run_id / "model.json"), model);
 

@@ -341,6 +341,8 @@ struct ConsortiumOptions {
   int window_words = 400;
   int max_tokens = 3;
   std::optional<uint64_t> initial_topics_seed;
+  // INSECURE, tests only: every party's randomness from seeded streams.
+  std::optional<uint64_t> insecure_deterministic_rng_seed;
 };
 
 // The daemons' configs (paths relative to the config file's folder).
@@ -406,7 +408,7 @@ class LocalConsortium {
     if (!certs.ok()) return certs;
     r = RunPplda({"keys", "deal", "--party", kPartyNames[0], "--party", kPartyNames[1], "--party",
                   kPartyNames[2], "--bits", std::to_string(options.key_bits), "--out",
-                  (dir / "keys").string()});
+                  keys().string()});
     if (r.exit_code != 0) return absl::InternalError("pplda keys deal: " + r.Describe());
     absl::Status written = WriteText(
         coordinator_config(), absl::StrReplaceAll(kCoordinatorToml, {{"$listen", address(-1)}}));
@@ -415,6 +417,10 @@ class LocalConsortium {
       std::string seed;
       if (options.initial_topics_seed.has_value()) {
         seed = absl::StrCat("initial_topics_seed = ", *options.initial_topics_seed, "\n");
+      }
+      if (options.insecure_deterministic_rng_seed.has_value()) {
+        absl::StrAppend(&seed, "insecure_deterministic_rng_seed = ",
+                        *options.insecure_deterministic_rng_seed, "\n");
       }
       written = WriteText(
           party_config(i),
@@ -473,6 +479,8 @@ class LocalConsortium {
     return dir_ / (std::string(kPartyNames[i]) + ".toml");
   }
   std::filesystem::path certs() const { return dir_ / "certs"; }
+  // What `pplda keys deal` wrote: public.key and <name>.key per party.
+  std::filesystem::path keys() const { return dir_ / "keys"; }
   std::filesystem::path state(int i) const {
     return dir_ / "state" / (i < 0 ? std::string("coordinator") : std::string(kPartyNames[i]));
   }

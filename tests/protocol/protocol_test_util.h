@@ -25,6 +25,7 @@
 #include "lda/corpus.h"
 #include "lda/document_reader.h"
 #include "lda/preprocessor.h"
+#include "party/party_randomness.h"
 
 namespace pplda::protocol_testing {
 
@@ -87,9 +88,11 @@ inline std::vector<simulation::ConsortiumParty> SplitParties(const lda::Corpus& 
   return parties;
 }
 
-inline std::function<std::unique_ptr<crypto::SecureRng>(int)> SeededRngs(uint64_t seed) {
-  return [seed](int stream) -> std::unique_ptr<crypto::SecureRng> {
-    return std::make_unique<crypto::SeededRng>(seed * 7919 + static_cast<uint64_t>(stream) + 1);
+// Party p's source s (party/party_randomness.h) is stream 3p + s of `seed`.
+inline party::ConsortiumRngFactory SeededRngs(uint64_t seed) {
+  return [seed](int party, party::PartyRandomSource source) -> std::unique_ptr<crypto::SecureRng> {
+    const uint64_t stream = 3 * static_cast<uint64_t>(party) + static_cast<uint64_t>(source);
+    return std::make_unique<crypto::SeededRng>(seed * 7919 + stream + 1);
   };
 }
 

@@ -12,6 +12,7 @@
 #include "crypto/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "party/party_randomness.h"
 #include "simulation/in_process_party_group.h"
 
 namespace pplda {
@@ -37,8 +38,9 @@ Consortium Make() {
       *party::SecureLdaPlan::Create(o, 4, {3, 2, 1}, c.key.public_key->paillier(), *config));
   std::vector<simulation::InProcessPartyInput> inputs = {
       {{{0, 1, 1}}, {{0, 2, 2}}}, {{{3, 1}}, {{1, 2}}}, {{{2}}, {{0}}}};
-  auto rngs = [](int stream) -> std::unique_ptr<crypto::SecureRng> {
-    return std::make_unique<crypto::SeededRng>(500 + stream);
+  auto rngs = [](int party,
+                 party::PartyRandomSource source) -> std::unique_ptr<crypto::SecureRng> {
+    return std::make_unique<crypto::SeededRng>(500 + 3 * party + static_cast<int>(source));
   };
   c.group = *simulation::InProcessPartyGroup::Create(std::move(inputs), "r", *c.plan, *config,
                                                      c.key, rngs, nullptr);

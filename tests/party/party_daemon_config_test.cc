@@ -1,0 +1,97 @@
+// PartyDaemonConfig: insecure_deterministic_rng_seed is read in a build with
+// PPLDA_INSECURE_TEST_RANDOMNESS and refused, naming the file and the key, in
+// one without (the gate is injected, so both are checked in any build).
+#include "party/daemon/party_daemon_config.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "party/party_randomness.h"
+
+namespace pplda::party {
+namespace {
+
+using ::testing::HasSubstr;
+
+class PartyDaemonConfigTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           ("party_daemon_config_test." + std::to_string(getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // A valid party.toml, with `extra` appended to its [party] table.
+  std::filesystem::path Write(const std::string& extra) {
+    const std::filesystem::path path = dir_ / "party.toml";
+    std::ofstream(path) << "[party]\nname = \"alpha\"\nconsortium = \"consortium.toml\"\n"
+                           "vocabulary = \"vocabulary.txt\"\nkey_share = \"alpha.key\"\n"
+                           "state_dir = \"state\"\nlisten = \"127.0.0.1:7101\"\n"
+                        << extra
+                        << "[tls]\nca = \"ca.crt\"\ncert = \"alpha.crt\"\nkey = \"alpha.key\"\n";
+    return path;
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(PartyDaemonConfigTest, ReadsTheInsecureSeedWhenTheBuildAllowsIt) {
+  absl::StatusOr<PartyDaemonConfig> c =
+      LoadPartyDaemonConfig(Write("insecure_deterministic_rng_seed = 42\n"),
+                            /*insecure_test_randomness_allowed=*/true);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->insecure_deterministic_rng_seed, uint64_t{42});
+}
+
+TEST_F(PartyDaemonConfigTest, RefusesTheInsecureSeedWhenTheBuildDoesNotAllowIt) {
+  const std::filesystem::path path = Write("insecure_deterministic_rng_seed = 42\n");
+  absl::StatusOr<PartyDaemonConfig> c =
+      LoadPartyDaemonConfig(path, /*insecure_test_randomness_allowed=*/false);
+  ASSERT_FALSE(c.ok()) << "a build without PPLDA_INSECURE_TEST_RANDOMNESS took the seed";
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(std::string(c.status().message()),
+            path.string() + ": party.insecure_deterministic_rng_seed: this build does not allow "
+                            "insecure test randomness (built with "
+                            "PPLDA_INSECURE_TEST_RANDOMNESS=OFF, the default for Release "
+                            "builds); remove the key");
+  // Seed 0 is a seed too: refused, not taken for "unset".
+  EXPECT_FALSE(LoadPartyDaemonConfig(Write("insecure_deterministic_rng_seed = 0\n"), false).ok());
+}
+
+TEST_F(PartyDaemonConfigTest, WithoutTheKeyEveryBuildLoadsTheConfig) {
+  for (bool allowed : {true, false}) {
+    absl::StatusOr<PartyDaemonConfig> c = LoadPartyDaemonConfig(Write(""), allowed);
+    ASSERT_TRUE(c.ok()) << c.status();
+    EXPECT_FALSE(c->insecure_deterministic_rng_seed.has_value());
+  }
+}
+
+TEST_F(PartyDaemonConfigTest, ABadSeedIsNamedAsSuchInEveryBuild) {
+  for (bool allowed : {true, false}) {
+    absl::StatusOr<PartyDaemonConfig> c =
+        LoadPartyDaemonConfig(Write("insecure_deterministic_rng_seed = -5\n"), allowed);
+    EXPECT_THAT(std::string(c.status().message()),
+                HasSubstr("party.insecure_deterministic_rng_seed: -5 is outside"));
+  }
+}
+
+TEST_F(PartyDaemonConfigTest, TheDaemonsLoaderFollowsThisBuildsGate) {
+  absl::StatusOr<PartyDaemonConfig> c =
+      LoadPartyDaemonConfig(Write("insecure_deterministic_rng_seed = 42\n"));
+  if (InsecureTestRandomnessAllowed()) {
+    ASSERT_TRUE(c.ok()) << c.status();
+    EXPECT_EQ(c->insecure_deterministic_rng_seed, uint64_t{42});
+  } else {
+    EXPECT_THAT(std::string(c.status().message()),
+                HasSubstr("party.insecure_deterministic_rng_seed: this build does not allow"));
+  }
+}
+
+}  // namespace
+}  // namespace pplda::party
