@@ -34,7 +34,10 @@ absl::StatusOr<MpcConfig> MpcConfig::Create(int num_parties, int threshold, int 
         "pseudo-random secret sharing for n = ", num_parties, ", t = ", threshold,
         " needs more than ", kMaxPseudoRandomSets, " keys (n choose t); use dealt randomness"));
   }
-  return MpcConfig(shamir, sigma, randomness != SharedRandomness::kDealt && possible);
+  const bool pseudo_random = randomness != SharedRandomness::kDealt && possible;
+  const bool xor_bits =
+      threshold == 1 && !(pseudo_random && randomness == SharedRandomness::kPseudoRandom);
+  return MpcConfig(shamir, sigma, pseudo_random, xor_bits);
 }
 
 int MpcConfig::mask_summands() const {

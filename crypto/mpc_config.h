@@ -38,6 +38,11 @@ class MpcConfig {
 
   static constexpr int kMaxPseudoRandomSets = 128;
 
+  // kAuto: pseudo-random where possible, random bits for t = 1 by the XOR
+  // of two dealers' bits (no square roots: the least CPU). kPseudoRandom:
+  // also random bits by squaring pseudo-random values (one round and half
+  // the bytes per bit, about 1 microsecond of CPU per bit for the square
+  // root: for slow links). kDealt: everything dealt.
   enum class SharedRandomness { kAuto, kPseudoRandom, kDealt };
 
   // InvalidArgument also when kPseudoRandom is asked for but n choose t
@@ -59,19 +64,26 @@ class MpcConfig {
   // Rounds of one GenerateMasks call with random bits: 1 (pseudo-random:
   // the opening of the bits' squares) or 2 (dealing, then XOR or squares).
   // The engine's one key-agreement round comes on top, once per engine.
-  int mask_rounds() const { return pseudo_random_sharing_ ? 1 : 2; }
+  int mask_rounds() const { return pseudo_random_sharing_ && !random_bits_by_xor_ ? 1 : 2; }
+  // Random bits as the XOR of two dealers' bits (t = 1 only) rather than
+  // by squaring (mpc_engine.h).
+  bool random_bits_by_xor() const { return random_bits_by_xor_; }
   // Largest k for which a k-bit value can be opened under a statistical mask.
   int max_masked_bits() const;
   // Largest l for LessThan / Equal on l-bit operands.
   int max_comparison_bits() const { return max_masked_bits() - 1; }
 
  private:
-  MpcConfig(ShamirScheme shamir, int sigma, bool pseudo_random_sharing)
-      : shamir_(shamir), sigma_(sigma), pseudo_random_sharing_(pseudo_random_sharing) {}
+  MpcConfig(ShamirScheme shamir, int sigma, bool pseudo_random_sharing, bool random_bits_by_xor)
+      : shamir_(shamir),
+        sigma_(sigma),
+        pseudo_random_sharing_(pseudo_random_sharing),
+        random_bits_by_xor_(random_bits_by_xor) {}
 
   ShamirScheme shamir_;
   int sigma_;
   bool pseudo_random_sharing_;
+  bool random_bits_by_xor_;
 };
 
 }  // namespace pplda::crypto

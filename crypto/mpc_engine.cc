@@ -491,12 +491,28 @@ absl::StatusOr<MpcEngine::MaskMaterial> MpcEngine::DealMaskMaterial(
 
 absl::StatusOr<MpcEngine::MaskMaterial> MpcEngine::PseudoRandomMaskMaterial(
     absl::Span<const MaskSpec> specs, size_t total_bits) {
-  ASSIGN_OR_RETURN(PseudoRandomSharing * prss, PseudoRandom());
   MaskMaterial out;
   for (const MaskSpec& spec : specs) {
-    if (spec.high_bits > 0) out.high.Append(Shares(prss->Bounded(spec.count, spec.high_bits)));
+    if (spec.high_bits == 0) continue;
+    ASSIGN_OR_RETURN(PseudoRandomSharing * prss, PseudoRandom());
+    out.high.Append(Shares(prss->Bounded(spec.count, spec.high_bits)));
   }
   if (total_bits == 0) return out;
+  if (config_.random_bits_by_xor()) {
+    // Parties 0 and 1 deal random bits (one round), XORed by one Mul.
+    std::vector<size_t> counts(num_parties(), 0);
+    counts[0] = counts[1] = total_bits;
+    FieldVector my_bits;
+    std::vector<DealBlock> blocks;
+    if (party_ < 2) {
+      my_bits = RandomBoundedVector(rng_, total_bits, 1);
+      blocks.push_back(DealBlock{my_bits, threshold()});
+    }
+    ASSIGN_OR_RETURN(std::vector<FieldVector> by_dealer, Deal(blocks, counts, "bit dealing"));
+    ASSIGN_OR_RETURN(out.bits, XorOfDealerBits(by_dealer[0], by_dealer[1]));
+    return out;
+  }
+  ASSIGN_OR_RETURN(PseudoRandomSharing * prss, PseudoRandom());
   Shares r(prss->Random(total_bits));
   Shares zero(prss->Zero(total_bits));
   ASSIGN_OR_RETURN(out.bits, BitsFromSquares(std::move(r), std::move(zero)));

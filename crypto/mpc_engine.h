@@ -17,8 +17,10 @@
 // Shared randomness, pseudo-random (config.pseudo_random_sharing(); the
 // first call also spends one round agreeing the keys, 32 bytes per key):
 //   Random            0       nothing
-//   RandomBits        1       open of r^2 (degree 2t): n-1 shares per bit
-//   GenerateMasks     1       as RandomBits; high masks cost nothing
+//   RandomBits        1       open of r^2 (degree 2t): n-1 shares per bit;
+//                     2       with config.random_bits_by_xor() (t = 1 by
+//                             default): 2 dealers deal bits, XOR by one Mul
+//   GenerateMasks     as RandomBits; high masks cost nothing
 // or dealt:
 //   Random            1       parties 0..t: n-1 shares per element
 //   RandomBits        2       t = 1: 2 dealers deal bits, XOR by one Mul;
@@ -31,9 +33,11 @@
 // Damgard-Fitzi-Kiltz-Nielsen-Toft (TCC 2006): r^2 is opened at degree 2t,
 // randomised by a degree-2t sharing of zero, and b = (r/sqrt(r^2)+1)/2, with
 // r and the zero sharing pseudo-random (pseudo_random_sharing.h) or dealt by
-// t+1 parties. With dealt randomness and t = 1, parties 0 and 1 instead each
-// deal a random bit and b = b0 xor b1 = b0 + b1 - 2 b0 b1 (one Mul; either
-// dealer alone sees nothing of b). A random r = 0 (probability about 2^-126
+// t+1 parties. With config.random_bits_by_xor() (t = 1), parties 0 and 1
+// instead each deal a random bit and b = b0 xor b1 = b0 + b1 - 2 b0 b1 (one
+// Mul; either dealer alone sees nothing of b): one more round and twice the
+// bytes per bit of the dealers, but no square root (about 135 field
+// multiplications per bit, which dominate the squaring's CPU time). A random r = 0 (probability about 2^-126
 // per bit) is redrawn, at most kMaxBitAttempts times.
 //
 // Errors: InvalidArgument for inputs of the wrong size or range and for
@@ -178,7 +182,7 @@ class MpcEngine {
   };
   // True when random bits are made as the XOR of two dealers' bits (dealt
   // randomness, t = 1), false when by squaring.
-  bool UsesXorBits() const { return threshold() == 1 && !config_.pseudo_random_sharing(); }
+  bool UsesXorBits() const { return config_.random_bits_by_xor(); }
   // The pseudo-random sharing, agreeing its keys (one round) on first use.
   absl::StatusOr<PseudoRandomSharing*> PseudoRandom();
   // Mask material without dealing: pseudo-random r, zero and high masks.

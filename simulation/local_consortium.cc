@@ -50,7 +50,9 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
                                                    options.iterations));
   }
   const int t = coordinator::MpcThreshold(n);
-  ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(n, t));
+  ASSIGN_OR_RETURN(crypto::MpcConfig config,
+                   crypto::MpcConfig::Create(n, t, crypto::MpcConfig::kDefaultSigma,
+                                             options.shared_randomness));
   std::vector<int64_t> tokens;
   LocalConsortiumResult result;
   std::vector<InProcessPartyInput> inputs;

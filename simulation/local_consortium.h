@@ -53,6 +53,9 @@ struct LocalConsortiumOptions {
   uint64_t seed = 1;       // initial topics of parties without initial_topics
   int threads = 0;         // one pool shared by all roles; 0 = all cores
   std::string run_id = "local-simulation";
+  // How the MPC makes its random values and bits (crypto/mpc_config.h).
+  crypto::MpcConfig::SharedRandomness shared_randomness =
+      crypto::MpcConfig::SharedRandomness::kAuto;
   std::function<void(const IterationReport&)> on_step;  // may be empty
 };
 

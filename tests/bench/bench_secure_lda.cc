@@ -6,7 +6,8 @@
 // Case arguments: modulus bits / K / documents per party (100 doubles the
 // tokens) / verify (1: proofs of correct decryption in every conversion,
 // verified by every party) / draw (crypto::DrawMethod: 1 binary search, 2
-// inverse CDF). Each case runs `kIterations` secure iterations once (set-up,
+// inverse CDF) / bits_by_squares (crypto::MpcConfig::SharedRandomness: 0
+// auto = random bits by the XOR of dealt bits, 1 = by pseudo-random squares). Each case runs `kIterations` secure iterations once (set-up,
 // initial encryption and publication are outside the per-iteration figure).
 //
 // Counters: s_per_iteration; phase seconds per iteration (party 0:
@@ -56,6 +57,7 @@ void BM_SecureLda(benchmark::State& state) {
   const int docs = static_cast<int>(state.range(2));
   const bool verify = state.range(3) != 0;
   const crypto::DrawMethod draw = static_cast<crypto::DrawMethod>(state.range(4));
+  const auto randomness = static_cast<crypto::MpcConfig::SharedRandomness>(state.range(5));
   auto slice = protocol_testing::SotuSlice(docs, 20, 0);
   auto key = crypto::MakeTestKey(bits, crypto::SharingScheme::kShamir, 3, 2, 5);
   if (!slice.ok() || !key.ok()) {
@@ -66,6 +68,7 @@ void BM_SecureLda(benchmark::State& state) {
   options.lda.num_topics = K;
   options.lda.verify_conversion = verify;
   options.lda.draw_method = draw;
+  options.shared_randomness = randomness;
   options.iterations = kIterations;
   options.threads = 0;
   simulation::LocalConsortiumResult result;
@@ -106,17 +109,22 @@ void BM_SecureLda(benchmark::State& state) {
 
 constexpr int64_t kBinary = static_cast<int64_t>(crypto::DrawMethod::kBinarySearch);
 constexpr int64_t kInverseCdf = static_cast<int64_t>(crypto::DrawMethod::kInverseCdf);
+constexpr int64_t kAuto = static_cast<int64_t>(crypto::MpcConfig::SharedRandomness::kAuto);
+constexpr int64_t kSquares =
+    static_cast<int64_t>(crypto::MpcConfig::SharedRandomness::kPseudoRandom);
 
 BENCHMARK(BM_SecureLda)
-    ->ArgNames({"bits", "K", "docs", "verify", "draw"})
-    ->Args({1024, 5, 50, 0, kBinary})
-    ->Args({2048, 5, 50, 0, kBinary})
-    ->Args({1024, 10, 50, 0, kBinary})
-    ->Args({1024, 5, 100, 0, kBinary})
-    ->Args({1024, 5, 50, 1, kBinary})
-    ->Args({2048, 5, 50, 1, kBinary})
-    ->Args({1024, 5, 50, 0, kInverseCdf})
-    ->Args({2048, 5, 50, 0, kInverseCdf})
+    ->ArgNames({"bits", "K", "docs", "verify", "draw", "bits_by_squares"})
+    ->Args({1024, 5, 50, 0, kBinary, kAuto})
+    ->Args({2048, 5, 50, 0, kBinary, kAuto})
+    ->Args({1024, 10, 50, 0, kBinary, kAuto})
+    ->Args({1024, 5, 100, 0, kBinary, kAuto})
+    ->Args({1024, 5, 50, 1, kBinary, kAuto})
+    ->Args({2048, 5, 50, 1, kBinary, kAuto})
+    ->Args({1024, 5, 50, 0, kInverseCdf, kAuto})
+    ->Args({2048, 5, 50, 0, kInverseCdf, kAuto})
+    ->Args({1024, 5, 50, 0, kBinary, kSquares})
+    ->Args({1024, 5, 50, 0, kInverseCdf, kSquares})
     ->Iterations(1)
     ->Unit(benchmark::kSecond)
     ->UseRealTime();

@@ -33,12 +33,15 @@ class MpcEngineTest : public ::testing::TestWithParam<Setting> {
 
 INSTANTIATE_TEST_SUITE_P(
     Parties, MpcEngineTest,
-    ::testing::Values(Setting{3, 1, Randomness::kPseudoRandom}, Setting{5, 2, Randomness::kPseudoRandom},
+    ::testing::Values(Setting{3, 1, Randomness::kAuto}, Setting{3, 1, Randomness::kPseudoRandom},
+                      Setting{5, 2, Randomness::kPseudoRandom},
                       Setting{7, 3, Randomness::kPseudoRandom}, Setting{3, 1, Randomness::kDealt},
                       Setting{5, 2, Randomness::kDealt}, Setting{7, 3, Randomness::kDealt}),
     [](const auto& info) {
       return "n" + std::to_string(info.param.n) + "t" + std::to_string(info.param.t) +
-             (info.param.randomness == Randomness::kDealt ? "Dealt" : "PseudoRandom");
+             (info.param.randomness == Randomness::kDealt  ? "Dealt"
+              : info.param.randomness == Randomness::kAuto ? "Auto"
+                                                           : "PseudoRandom");
     });
 
 const std::vector<int64_t> kA = {0, 1, -1, 123456789, -987654321, 1LL << 62, 7};
@@ -176,7 +179,9 @@ TEST_P(MpcEngineTest, RandomBitsAreBitsAndBalanced) {
 // After the one key-agreement round, pseudo-random values cost nothing and
 // each random bit one degree-2t opening: n-1 shares sent by every party.
 TEST_P(MpcEngineTest, PseudoRandomSharingCostsOnlyTheBitOpenings) {
-  if (!bed_->config().pseudo_random_sharing()) GTEST_SKIP() << "dealt randomness";
+  if (!bed_->config().pseudo_random_sharing() || bed_->config().random_bits_by_xor()) {
+    GTEST_SKIP() << "dealt random bits";
+  }
   const int n = bed_->num_parties();
   ASSERT_TRUE(bed_->Run([&](MpcEngine& e) { return e.Random(1).status(); }).ok());
   EXPECT_EQ(bed_->engine(0).rounds(), 1u);
@@ -336,6 +341,13 @@ TEST(MpcConfigTest, ValidatesSigmaAndReportsBitBudget) {
   auto config = MpcConfig::Create(3, 1).value();
   EXPECT_EQ(config.sigma(), 40);
   EXPECT_TRUE(config.pseudo_random_sharing());
+  // t = 1: random bits by the XOR of two dealers' bits (no square roots).
+  EXPECT_TRUE(config.random_bits_by_xor());
+  EXPECT_EQ(config.mask_rounds(), 2);
+  auto squares = MpcConfig::Create(3, 1, 40, Randomness::kPseudoRandom).value();
+  EXPECT_FALSE(squares.random_bits_by_xor());
+  EXPECT_EQ(squares.mask_rounds(), 1);
+  EXPECT_FALSE(MpcConfig::Create(5, 2).value().random_bits_by_xor());
   // 2^(k+1) + S 2^(k+41) <= 2^127 - 1 with S = 3 keys: k = 84.
   EXPECT_EQ(config.mask_summands(), 3);
   EXPECT_EQ(config.max_masked_bits(), 84);

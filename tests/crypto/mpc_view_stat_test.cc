@@ -132,12 +132,14 @@ void ExpectOpenedComparisonValueIndependentOfInputs(MpcConfig::SharedRandomness 
     ASSERT_TRUE(bed->Run([&](MpcEngine& e) {
       return LessThan(e, a[e.party_id()], b[e.party_id()], kBits).status();
     }).ok());
-    // Rounds 1-2 make the masks (dealing and XOR, or key agreement and the
-    // bits' squares); round 3 opens c. Parties 0 and 2 hold the points x = 1
-    // and x = 3 of the degree-1 sharing of c.
+    // The masks take the key agreement (pseudo-random high parts) and
+    // mask_rounds() rounds; the next round opens c. Parties 0 and 2 hold
+    // the points x = 1 and x = 3 of the degree-1 sharing of c.
+    const uint64_t open_round =
+        (bed->config().pseudo_random_sharing() ? 1 : 0) + bed->config().mask_rounds() + 1;
     FieldVector from0, from2;
     for (const auto& r : bed->recorder(1).received()) {
-      if (r.round != 3) continue;
+      if (r.round != open_round) continue;
       auto v = DecodeFieldVector(r.payload, kBatch, "open").value();
       (r.from == 0 ? from0 : from2) = v;
     }
@@ -179,6 +181,10 @@ TEST(MpcViewStatTest, OpenedComparisonValueDoesNotDependOnTheInputs) {
 
 TEST(MpcViewStatTest, OpenedComparisonValueDoesNotDependOnTheInputsWithPseudoRandomMasks) {
   ExpectOpenedComparisonValueIndependentOfInputs(MpcConfig::SharedRandomness::kPseudoRandom);
+}
+
+TEST(MpcViewStatTest, OpenedComparisonValueDoesNotDependOnTheInputsWithDefaultMasks) {
+  ExpectOpenedComparisonValueIndependentOfInputs(MpcConfig::SharedRandomness::kAuto);
 }
 
 }  // namespace

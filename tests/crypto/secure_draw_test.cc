@@ -165,24 +165,24 @@ TEST(SecureDrawTest, PlanReportsDepthBitsAndComparisons) {
   EXPECT_EQ(plan.comparison_bits, 75);
   EXPECT_FALSE(plan.full_range);
   EXPECT_EQ(plan.comparisons_per_token, 19);
-  // Masks (1 round: pseudo-random sharing), U T, comparison, tree, reveal.
-  EXPECT_EQ(plan.rounds, 1 + 1 + (1 + 7) + 4 + 1);
+  // Masks (2 rounds: dealt bits and XOR), U T, comparison, tree, reveal.
+  EXPECT_EQ(plan.rounds, 2 + 1 + (1 + 7) + 4 + 1);
   plan = PlanSecureDraw(config, {20, 32, DrawMethod::kBinarySearch}).value();
   EXPECT_EQ(plan.comparisons_per_token, 5);
   // Root level: U T, comparison, reveal; four more levels add deal and
   // inner products.
-  EXPECT_EQ(plan.rounds, 1 + (1 + 8 + 1) + 4 * (2 + 1 + 8 + 1));
-  // Dealt masks take 2 rounds.
-  auto dealt = MpcConfig::Create(3, 1, 40, MpcConfig::SharedRandomness::kDealt).value();
-  EXPECT_EQ(PlanSecureDraw(dealt, {20, 32, DrawMethod::kParallelTree}).value().rounds,
-            2 + 1 + (1 + 7) + 4 + 1);
+  EXPECT_EQ(plan.rounds, 2 + (1 + 8 + 1) + 4 * (2 + 1 + 8 + 1));
+  // Random bits by pseudo-random squares: masks in 1 round.
+  auto squares = MpcConfig::Create(3, 1, 40, MpcConfig::SharedRandomness::kPseudoRandom).value();
+  EXPECT_EQ(PlanSecureDraw(squares, {20, 32, DrawMethod::kParallelTree}).value().rounds,
+            1 + 1 + (1 + 7) + 4 + 1);
   // Inverse CDF: u = 40 + ceil(log2 20) - 1 = 44; masks, U S, comparison
   // (1 + ceil(log2 76)), reveal.
   plan = PlanSecureDraw(config, {20, 32, DrawMethod::kInverseCdf}).value();
   EXPECT_EQ(plan.uniform_bits, 44);
   EXPECT_EQ(plan.comparison_bits, 76);
   EXPECT_EQ(plan.comparisons_per_token, 19);
-  EXPECT_EQ(plan.rounds, 1 + 1 + (1 + 7) + 1);
+  EXPECT_EQ(plan.rounds, 2 + 1 + (1 + 7) + 1);
   plan = PlanSecureDraw(config, {1, 10}).value();
   EXPECT_EQ(plan.rounds, 0);
   EXPECT_EQ(plan.comparisons_per_token, 0);
