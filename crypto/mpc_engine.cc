@@ -34,6 +34,50 @@ absl::Status CheckParty(int party, int num_parties, std::string_view what, size_
 
 const FieldElement kInverseTwo = FieldElement::FromUint64(2).Inverse();
 
+// The key-agreement round of pseudo-random sharing: fills keys[s] for every
+// key set s that `party` belongs to (the caller wipes them).
+absl::Status AgreePseudoRandomKeys(PartyTransport& transport, SecureRng& rng, int party, int n,
+                                   int threshold, uint64_t round, absl::Span<PrssKey> keys) {
+  // The first member of each key set draws its key and sends it to the
+  // other members; everyone learns exactly the keys of its own sets.
+  const std::vector<std::vector<int>> sets = PseudoRandomSharing::KeySets(n, threshold);
+  std::vector<std::vector<uint8_t>> payloads(n);
+  std::vector<std::vector<size_t>> from_leader(n);  // key indices each leader sends me
+  for (size_t s = 0; s < sets.size(); ++s) {
+    const std::vector<int>& set = sets[s];
+    const bool member = std::find(set.begin(), set.end(), party) != set.end();
+    if (set[0] == party) {
+      rng.Fill(absl::MakeSpan(keys[s]));
+      for (size_t m = 1; m < set.size(); ++m) {
+        payloads[set[m]].insert(payloads[set[m]].end(), keys[s].begin(), keys[s].end());
+      }
+    } else if (member) {
+      from_leader[set[0]].push_back(s);
+    }
+  }
+  for (int j = 0; j < n; ++j) {
+    if (!payloads[j].empty()) RETURN_IF_ERROR(transport.Send(j, round, std::move(payloads[j])));
+  }
+  for (int j = 0; j < n; ++j) {
+    if (from_leader[j].empty()) continue;
+    ASSIGN_OR_RETURN(std::vector<uint8_t> payload, transport.Receive(j, round));
+    const size_t want = from_leader[j].size() * sizeof(PrssKey);
+    if (payload.size() == want) {
+      for (size_t k = 0; k < from_leader[j].size(); ++k) {
+        std::copy_n(payload.begin() + k * sizeof(PrssKey), sizeof(PrssKey),
+                    keys[from_leader[j][k]].begin());
+      }
+    }
+    sodium_memzero(payload.data(), payload.size());
+    if (payload.size() != want) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "pseudo-random sharing keys (round ", round, ") from party ", j, ": ",
+          payload.size(), " bytes, expected ", want));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<MpcEngine>> MpcEngine::Create(const MpcConfig& config,
@@ -299,48 +343,13 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> MpcEngine::ExchangeWithAll(
 
 absl::StatusOr<PseudoRandomSharing*> MpcEngine::PseudoRandom() {
   if (pseudo_random_) return pseudo_random_.get();
-  // The first member of each key set draws its key and sends it to the
-  // other members; everyone learns exactly the keys of its own sets.
-  const uint64_t round = BeginRound();
-  const int n = num_parties();
-  const std::vector<std::vector<int>> sets = PseudoRandomSharing::KeySets(n, threshold());
-  std::vector<PrssKey> keys(sets.size());
-  std::vector<std::vector<uint8_t>> payloads(n);
-  std::vector<std::vector<size_t>> from_leader(n);  // key indices each leader sends me
-  for (size_t s = 0; s < sets.size(); ++s) {
-    const std::vector<int>& set = sets[s];
-    const bool member = std::find(set.begin(), set.end(), party_) != set.end();
-    if (set[0] == party_) {
-      rng_.Fill(absl::MakeSpan(keys[s]));
-      for (size_t m = 1; m < set.size(); ++m) {
-        payloads[set[m]].insert(payloads[set[m]].end(), keys[s].begin(), keys[s].end());
-      }
-    } else if (member) {
-      from_leader[set[0]].push_back(s);
-    }
-  }
-  for (int j = 0; j < n; ++j) {
-    if (!payloads[j].empty()) RETURN_IF_ERROR(transport_.Send(j, round, std::move(payloads[j])));
-  }
-  for (int j = 0; j < n; ++j) {
-    if (from_leader[j].empty()) continue;
-    ASSIGN_OR_RETURN(std::vector<uint8_t> payload, transport_.Receive(j, round));
-    const size_t want = from_leader[j].size() * sizeof(PrssKey);
-    if (payload.size() != want) {
-      sodium_memzero(payload.data(), payload.size());
-      return absl::InvalidArgumentError(absl::StrCat(
-          "pseudo-random sharing keys (round ", round, ") from party ", j, ": ",
-          payload.size(), " bytes, expected ", want));
-    }
-    for (size_t k = 0; k < from_leader[j].size(); ++k) {
-      std::copy_n(payload.begin() + k * sizeof(PrssKey), sizeof(PrssKey),
-                  keys[from_leader[j][k]].begin());
-    }
-    sodium_memzero(payload.data(), payload.size());
-  }
+  std::vector<PrssKey> keys(PseudoRandomSharing::KeySets(num_parties(), threshold()).size());
+  absl::Status agreed = AgreePseudoRandomKeys(transport_, rng_, party_, num_parties(),
+                                              threshold(), BeginRound(), absl::MakeSpan(keys));
   absl::StatusOr<std::unique_ptr<PseudoRandomSharing>> made =
-      PseudoRandomSharing::Create(config_.shamir(), party_, keys);
-  sodium_memzero(keys.data(), keys.size() * sizeof(PrssKey));
+      agreed.ok() ? PseudoRandomSharing::Create(config_.shamir(), party_, keys)
+                  : absl::StatusOr<std::unique_ptr<PseudoRandomSharing>>(agreed);
+  sodium_memzero(keys.data(), keys.size() * sizeof(PrssKey));  // on every path
   if (!made.ok()) return made.status();
   pseudo_random_ = *std::move(made);
   return pseudo_random_.get();

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "crypto/mpc_testing.h"
+#include "crypto/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -335,6 +336,42 @@ TEST(MpcEngineErrorsTest, ZeroRandomnessIsDetectedInRandomBits) {
   EXPECT_THAT(status.message(), HasSubstr("SecureRng of some party is not random"));
   // First attempt (2 rounds) plus 3 redraws of 2 rounds each.
   EXPECT_EQ(engines[0]->rounds(), 2u + 2u * (MpcEngine::kMaxBitAttempts - 1));
+}
+
+// Forwards to another transport, cutting one byte off every payload sent in
+// round 1 (the key agreement).
+class TruncatingTransport final : public PartyTransport {
+ public:
+  explicit TruncatingTransport(PartyTransport& inner) : inner_(inner) {}
+  int party_id() const override { return inner_.party_id(); }
+  int num_parties() const override { return inner_.num_parties(); }
+  absl::Status Send(int to, uint64_t round, std::vector<uint8_t> payload) override {
+    if (round == 1 && !payload.empty()) payload.pop_back();
+    return inner_.Send(to, round, std::move(payload));
+  }
+  absl::StatusOr<std::vector<uint8_t>> Receive(int from, uint64_t round) override {
+    return inner_.Receive(from, round);
+  }
+
+ private:
+  PartyTransport& inner_;
+};
+
+TEST(MpcEngineErrorsTest, MalformedPseudoRandomKeysAreRefused) {
+  auto config = MpcConfig::Create(3, 1).value();
+  auto net = SimulatedNetwork::Create(3).value();
+  SeededRng rngs[3] = {SeededRng(1), SeededRng(2), SeededRng(3)};
+  TruncatingTransport truncating(net->transport(0));
+  std::vector<std::unique_ptr<MpcEngine>> engines;
+  for (int p = 0; p < 3; ++p) {
+    PartyTransport& transport = p == 0 ? static_cast<PartyTransport&>(truncating)
+                                       : net->transport(p);
+    engines.push_back(MpcEngine::Create(config, transport, rngs[p]).value());
+  }
+  absl::Status status = net->RunParties([&](int p) { return engines[p]->Random(4).status(); });
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_THAT(status.message(),
+              HasSubstr("pseudo-random sharing keys (round 1) from party 0: 31 bytes, expected 32"));
 }
 
 TEST(MpcConfigTest, ValidatesSigmaAndReportsBitBudget) {
