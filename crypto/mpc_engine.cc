@@ -35,9 +35,12 @@ absl::Status CheckParty(int party, int num_parties, std::string_view what, size_
 const FieldElement kInverseTwo = FieldElement::FromUint64(2).Inverse();
 
 // The key-agreement round of pseudo-random sharing: fills keys[s] for every
-// key set s that `party` belongs to (the caller wipes them).
+// key set s that `party` belongs to, and the pairwise keys outgoing[j] (this
+// party's, sent to j) and incoming[j] (j's, received); the caller wipes
+// them. Message from d to j: d's set keys for j, then d's pairwise key.
 absl::Status AgreePseudoRandomKeys(PartyTransport& transport, SecureRng& rng, int party, int n,
-                                   int threshold, uint64_t round, absl::Span<PrssKey> keys) {
+                                   int threshold, uint64_t round, absl::Span<PrssKey> keys,
+                                   absl::Span<PrssKey> outgoing, absl::Span<PrssKey> incoming) {
   // The first member of each key set draws its key and sends it to the
   // other members; everyone learns exactly the keys of its own sets.
   const std::vector<std::vector<int>> sets = PseudoRandomSharing::KeySets(n, threshold);
@@ -56,17 +59,23 @@ absl::Status AgreePseudoRandomKeys(PartyTransport& transport, SecureRng& rng, in
     }
   }
   for (int j = 0; j < n; ++j) {
-    if (!payloads[j].empty()) RETURN_IF_ERROR(transport.Send(j, round, std::move(payloads[j])));
+    if (j == party) continue;
+    rng.Fill(absl::MakeSpan(outgoing[j]));
+    payloads[j].insert(payloads[j].end(), outgoing[j].begin(), outgoing[j].end());
+    RETURN_IF_ERROR(transport.Send(j, round, std::move(payloads[j])));
   }
   for (int j = 0; j < n; ++j) {
-    if (from_leader[j].empty()) continue;
+    if (j == party) continue;
     ASSIGN_OR_RETURN(std::vector<uint8_t> payload, transport.Receive(j, round));
-    const size_t want = from_leader[j].size() * sizeof(PrssKey);
+    const size_t sets_from_j = from_leader[j].size();
+    const size_t want = (sets_from_j + 1) * sizeof(PrssKey);
     if (payload.size() == want) {
-      for (size_t k = 0; k < from_leader[j].size(); ++k) {
+      for (size_t k = 0; k < sets_from_j; ++k) {
         std::copy_n(payload.begin() + k * sizeof(PrssKey), sizeof(PrssKey),
                     keys[from_leader[j][k]].begin());
       }
+      std::copy_n(payload.begin() + sets_from_j * sizeof(PrssKey), sizeof(PrssKey),
+                  incoming[j].begin());
     }
     sodium_memzero(payload.data(), payload.size());
     if (payload.size() != want) {
@@ -127,6 +136,7 @@ absl::StatusOr<FieldVector> MpcEngine::SendDealtShares(uint64_t round,
         std::string(what), ": party ", party_, " has ", total, " values to deal but the "
         "protocol expects ", my_count));
   }
+  if (pseudo_random_) return SendDerivedShares(round, my_blocks, my_count, what);
   std::vector<std::vector<uint8_t>> payloads(n);
   for (int j = 0; j < n; ++j) {
     if (j != party_) payloads[j].reserve(my_count * FieldElement::kBytes);
@@ -154,9 +164,66 @@ absl::StatusOr<FieldVector> MpcEngine::SendDealtShares(uint64_t round,
   return mine;
 }
 
+bool MpcEngine::IsPartner(int dealer, int party) const {
+  const int n = num_parties();
+  return party != dealer && ((party - dealer - 1 + n) % n) < threshold();
+}
+
+absl::StatusOr<FieldVector> MpcEngine::SendDerivedShares(uint64_t round,
+                                                         absl::Span<const DealBlock> my_blocks,
+                                                         size_t my_count,
+                                                         std::string_view what) {
+  const int n = num_parties(), t = threshold();
+  // The polynomial through (0, secret) and (x_p, v_p) for the t partners p,
+  // v_p from the pairwise stream: every other share is a fixed linear
+  // combination of those t + 1 values.
+  FieldVector points = {FieldElement::Zero()};
+  std::vector<FieldVector> derived;
+  for (int p = 0; p < n; ++p) {
+    if (!IsPartner(party_, p)) continue;
+    points.push_back(ShamirScheme::PointOf(p));
+    derived.push_back(RandomFieldVector(pseudo_random_->Outgoing(p), my_count));
+  }
+  FieldVector secrets;
+  secrets.reserve(my_count);
+  for (const DealBlock& block : my_blocks) {
+    if (block.degree != t) {
+      return absl::InternalError(absl::StrCat(std::string(what), ": derived shares need degree ",
+                                              t, ", got ", block.degree));
+    }
+    secrets.insert(secrets.end(), block.secrets.begin(), block.secrets.end());
+  }
+  FieldVector mine;
+  for (int j = 0; j < n; ++j) {
+    if (IsPartner(party_, j)) continue;
+    const FieldVector lambda = LagrangeCoefficients(points, ShamirScheme::PointOf(j));
+    FieldVector shares(my_count);
+    for (size_t e = 0; e < my_count; ++e) {
+      FieldElement v = lambda[0] * secrets[e];
+      for (int k = 0; k < t; ++k) v += lambda[k + 1] * derived[k][e];
+      shares[e] = v;
+    }
+    if (j == party_) {
+      mine = std::move(shares);
+    } else {
+      RETURN_IF_ERROR(SendElements(j, round, shares));
+    }
+  }
+  return mine;
+}
+
+absl::StatusOr<FieldVector> MpcEngine::ReceiveDealtShares(int dealer, uint64_t round,
+                                                          size_t count, std::string_view what) {
+  if (pseudo_random_ && IsPartner(dealer, party_)) {
+    return RandomFieldVector(pseudo_random_->Incoming(dealer), count);
+  }
+  return ReceiveElements(dealer, round, count, what);
+}
+
 absl::StatusOr<std::vector<FieldVector>> MpcEngine::Deal(
     absl::Span<const DealBlock> my_blocks, absl::Span<const size_t> count_by_dealer,
     std::string_view what) {
+  if (config_.pseudo_random_sharing()) RETURN_IF_ERROR(PseudoRandom().status());
   const uint64_t round = BeginRound();
   const int n = num_parties();
   std::vector<FieldVector> received(n);
@@ -166,7 +233,7 @@ absl::StatusOr<std::vector<FieldVector>> MpcEngine::Deal(
   }
   for (int d = 0; d < n; ++d) {
     if (d == party_ || count_by_dealer[d] == 0) continue;
-    ASSIGN_OR_RETURN(received[d], ReceiveElements(d, round, count_by_dealer[d], what));
+    ASSIGN_OR_RETURN(received[d], ReceiveDealtShares(d, round, count_by_dealer[d], what));
   }
   return received;
 }
@@ -175,6 +242,7 @@ absl::StatusOr<Shares> MpcEngine::DealAndCombine(absl::Span<const DealBlock> my_
                                                  size_t count, int dealers,
                                                  absl::Span<const FieldElement> coefficients,
                                                  std::string_view what) {
+  if (config_.pseudo_random_sharing()) RETURN_IF_ERROR(PseudoRandom().status());
   const uint64_t round = BeginRound();
   Shares out(count);
   absl::Span<FieldElement> acc = absl::MakeSpan(out.mutable_values());
@@ -184,6 +252,11 @@ absl::StatusOr<Shares> MpcEngine::DealAndCombine(absl::Span<const DealBlock> my_
   }
   for (int d = 0; d < dealers; ++d) {
     if (d == party_) continue;
+    if (pseudo_random_ && IsPartner(d, party_)) {
+      AddScaledInPlace(acc, coefficients[d],
+                       RandomFieldVector(pseudo_random_->Incoming(d), count));
+      continue;
+    }
     ASSIGN_OR_RETURN(std::vector<uint8_t> payload, transport_.Receive(d, round));
     RETURN_IF_ERROR(DecodeAndAccumulate(
         payload, coefficients[d], acc,
@@ -344,12 +417,17 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> MpcEngine::ExchangeWithAll(
 absl::StatusOr<PseudoRandomSharing*> MpcEngine::PseudoRandom() {
   if (pseudo_random_) return pseudo_random_.get();
   std::vector<PrssKey> keys(PseudoRandomSharing::KeySets(num_parties(), threshold()).size());
+  std::vector<PrssKey> outgoing(num_parties()), incoming(num_parties());
   absl::Status agreed = AgreePseudoRandomKeys(transport_, rng_, party_, num_parties(),
-                                              threshold(), BeginRound(), absl::MakeSpan(keys));
+                                              threshold(), BeginRound(), absl::MakeSpan(keys),
+                                              absl::MakeSpan(outgoing), absl::MakeSpan(incoming));
   absl::StatusOr<std::unique_ptr<PseudoRandomSharing>> made =
-      agreed.ok() ? PseudoRandomSharing::Create(config_.shamir(), party_, keys)
-                  : absl::StatusOr<std::unique_ptr<PseudoRandomSharing>>(agreed);
-  sodium_memzero(keys.data(), keys.size() * sizeof(PrssKey));  // on every path
+      agreed.ok()
+          ? PseudoRandomSharing::Create(config_.shamir(), party_, keys, outgoing, incoming)
+          : absl::StatusOr<std::unique_ptr<PseudoRandomSharing>>(agreed);
+  for (std::vector<PrssKey>* wipe : {&keys, &outgoing, &incoming}) {  // on every path
+    sodium_memzero(wipe->data(), wipe->size() * sizeof(PrssKey));
+  }
   if (!made.ok()) return made.status();
   pseudo_random_ = *std::move(made);
   return pseudo_random_.get();

@@ -7,7 +7,10 @@
 // the same sequence of calls with the same public arguments; each call that
 // communicates consumes a fixed number of rounds, whatever the batch size:
 //
-//   call              rounds  what each party sends (n parties, t threshold)
+//   call              rounds  what each party sends (n parties, t threshold;
+//                             with pseudo-random sharing a dealer derives its
+//                             t partners' shares from pairwise keys and sends
+//                             only n-1-t: 1 instead of 2 for n = 3)
 //   Input             1       each owner: its elements' shares to n-1 peers
 //   Mul               1       parties 0..2t: n-1 shares per product (GRR)
 //   InnerProducts     1       as Mul, one share per group
@@ -155,6 +158,16 @@ class MpcEngine {
   absl::StatusOr<FieldVector> SendDealtShares(uint64_t round,
                                               absl::Span<const DealBlock> my_blocks,
                                               size_t my_count, std::string_view what);
+  // With pseudo-random sharing, dealer d's shares for its t partners
+  // (parties d+1..d+t mod n) come from the pairwise streams and only the
+  // other n-1-t are sent: half the bytes of a dealing for n = 3, t = 1.
+  bool IsPartner(int dealer, int party) const;
+  absl::StatusOr<FieldVector> SendDerivedShares(uint64_t round,
+                                                absl::Span<const DealBlock> my_blocks,
+                                                size_t my_count, std::string_view what);
+  // Dealer d's shares for this party: derived when a partner, else received.
+  absl::StatusOr<FieldVector> ReceiveDealtShares(int dealer, uint64_t round, size_t count,
+                                                 std::string_view what);
   // One round in which parties 0..dealers-1 each deal `count` values; returns
   // sum_d coefficients[d] * (shares from dealer d), decoded on the fly.
   absl::StatusOr<Shares> DealAndCombine(absl::Span<const DealBlock> my_blocks, size_t count,

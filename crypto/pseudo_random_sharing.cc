@@ -43,7 +43,8 @@ std::vector<std::vector<int>> PseudoRandomSharing::KeySets(int num_parties, int 
 }
 
 absl::StatusOr<std::unique_ptr<PseudoRandomSharing>> PseudoRandomSharing::Create(
-    const ShamirScheme& shamir, int party, absl::Span<const PrssKey> keys) {
+    const ShamirScheme& shamir, int party, absl::Span<const PrssKey> keys,
+    absl::Span<const PrssKey> outgoing, absl::Span<const PrssKey> incoming) {
   const std::vector<std::vector<int>> sets = KeySets(shamir.num_parties(), shamir.threshold());
   if (keys.size() != sets.size()) {
     return absl::InvalidArgumentError(absl::StrCat("pseudo-random sharing: ", keys.size(),
@@ -53,12 +54,28 @@ absl::StatusOr<std::unique_ptr<PseudoRandomSharing>> PseudoRandomSharing::Create
     return absl::InvalidArgumentError(
         absl::StrCat("pseudo-random sharing: party ", party, " is not a party id"));
   }
+  const int n = shamir.num_parties();
+  if (outgoing.size() != incoming.size() ||
+      (!outgoing.empty() && static_cast<int>(outgoing.size()) != n)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "pseudo-random sharing: ", outgoing.size(), " outgoing and ", incoming.size(),
+        " incoming pairwise keys for ", n, " parties"));
+  }
   const FieldElement point = ShamirScheme::PointOf(party);
   std::unique_ptr<PseudoRandomSharing> out(new PseudoRandomSharing(shamir.threshold(), point));
   for (size_t s = 0; s < sets.size(); ++s) {
     if (std::find(sets[s].begin(), sets[s].end(), party) == sets[s].end()) continue;
     out->streams_.push_back(KeyStream{std::make_unique<ExpandedRng>(keys[s]),
                                       VanishingOutside(sets[s], shamir.num_parties(), point)});
+  }
+  if (!outgoing.empty()) {
+    out->outgoing_.resize(n);
+    out->incoming_.resize(n);
+    for (int j = 0; j < n; ++j) {
+      if (j == party) continue;
+      out->outgoing_[j] = std::make_unique<ExpandedRng>(outgoing[j]);
+      out->incoming_[j] = std::make_unique<ExpandedRng>(incoming[j]);
+    }
   }
   return out;
 }

@@ -19,6 +19,11 @@
 // ChaCha20's security; for Bounded, that set's uniform summand hides the rest
 // as a dealer's would (mpc_masks.h).
 //
+// Pairwise streams: besides the set keys, every ordered pair of parties
+// (d, j) has a key known to d and j only, for dealings in which d's share
+// for j is derived rather than sent (mpc_engine.h): Outgoing(j) at d and
+// Incoming(d) at j are the same stream.
+//
 // Invariant: every member of A draws the same number of values from A's
 // stream in the same order; the engine guarantees it by calling the same
 // methods with the same counts at every party. Keys are wiped on destruction.
@@ -49,9 +54,12 @@ class PseudoRandomSharing {
   static std::vector<std::vector<int>> KeySets(int num_parties, int threshold);
 
   // keys[s] is the key of KeySets()[s] when `party` belongs to that set and
-  // is ignored otherwise. InvalidArgument for a wrong number of keys.
+  // is ignored otherwise; outgoing[j] / incoming[j] the pairwise keys with
+  // party j (the entry at `party` is ignored; both may be empty: no
+  // pairwise streams). InvalidArgument for a wrong number of keys.
   static absl::StatusOr<std::unique_ptr<PseudoRandomSharing>> Create(
-      const ShamirScheme& shamir, int party, absl::Span<const PrssKey> keys);
+      const ShamirScheme& shamir, int party, absl::Span<const PrssKey> keys,
+      absl::Span<const PrssKey> outgoing = {}, absl::Span<const PrssKey> incoming = {});
 
   // Degree-t shares of `count` uniform field elements.
   FieldVector Random(size_t count);
@@ -60,6 +68,11 @@ class PseudoRandomSharing {
   FieldVector Bounded(size_t count, int bits);
   // Degree-2t shares of `count` zeros.
   FieldVector Zero(size_t count);
+
+  // The pairwise streams (requires pairwise keys at Create).
+  SecureRng& Outgoing(int party) { return *outgoing_[party]; }
+  SecureRng& Incoming(int dealer) { return *incoming_[dealer]; }
+  bool has_pairwise_streams() const { return !outgoing_.empty(); }
 
  private:
   struct KeyStream {
@@ -75,6 +88,7 @@ class PseudoRandomSharing {
   int threshold_;
   FieldElement point_;  // x_party
   std::vector<KeyStream> streams_;
+  std::vector<std::unique_ptr<ExpandedRng>> outgoing_, incoming_;  // by party; null at self
 };
 
 }  // namespace pplda::crypto

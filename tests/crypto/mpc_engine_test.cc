@@ -66,22 +66,28 @@ TEST_P(MpcEngineTest, MulAndInnerProductsMatchPlaintext) {
     dot += want;
   }
   EXPECT_EQ(bed_->Reveal(ip).value()[0].ToSigned(), dot);
-  // Two communicating calls: two rounds.
-  EXPECT_EQ(bed_->engine(0).rounds(), 2u);
+  // Two communicating calls: two rounds (after the one key agreement of
+  // pseudo-random sharing).
+  const uint64_t keys = bed_->config().pseudo_random_sharing() ? 1 : 0;
+  EXPECT_EQ(bed_->engine(0).rounds(), 2u + keys);
 }
 
+// Each of the 2t+1 resharers sends n-1 shares per product, or n-1-t when
+// pseudo-random sharing derives its t partners' shares.
 TEST_P(MpcEngineTest, MultiplicationCostIsOneRoundAndResharesFrom2tPlus1Parties) {
   const int n = bed_->num_parties(), t = bed_->config().threshold();
   std::vector<int64_t> values(1000, 3);
   auto a = bed_->ShareIntegers(values);
+  ASSERT_TRUE(bed_->Run([](MpcEngine& e) { return e.Random(1).status(); }).ok());
   bed_->network().ResetStats();
   ASSERT_TRUE(bed_->Run([&](MpcEngine& e) {
     return e.Mul(a[e.party_id()], a[e.party_id()]).status();
   }).ok());
   const NetworkStats stats = bed_->network().Stats();
   EXPECT_EQ(stats.rounds, 1u);
-  EXPECT_EQ(stats.total_messages(), static_cast<uint64_t>((2 * t + 1) * (n - 1)));
-  EXPECT_EQ(stats.total_bytes(), static_cast<uint64_t>((2 * t + 1) * (n - 1)) * 1000 * 16);
+  const int sent_to = bed_->config().pseudo_random_sharing() ? n - 1 - t : n - 1;
+  EXPECT_EQ(stats.total_messages(), static_cast<uint64_t>((2 * t + 1) * sent_to));
+  EXPECT_EQ(stats.total_bytes(), static_cast<uint64_t>((2 * t + 1) * sent_to) * 1000 * 16);
 }
 
 TEST_P(MpcEngineTest, InputFromSeveralOwnersInOneRound) {
@@ -173,8 +179,11 @@ TEST_P(MpcEngineTest, RandomBitsAreBitsAndBalanced) {
   // Binomial(2000, 1/2): sd ~ 22.4; 5 sd bound, two-sided error < 1e-6.
   EXPECT_NEAR(ones, 1000, 112);
   // Dealt: dealing and XOR (t = 1) or squaring; pseudo-random: the key
-  // agreement and the squaring.
-  EXPECT_EQ(bed_->engine(0).rounds(), 2u);
+  // agreement, then the squaring or dealing and XOR (t = 1 by default).
+  const auto& config = bed_->config();
+  const uint64_t want =
+      config.pseudo_random_sharing() ? 1 + (config.random_bits_by_xor() ? 2 : 1) : 2;
+  EXPECT_EQ(bed_->engine(0).rounds(), want);
 }
 
 // After the one key-agreement round, pseudo-random values cost nothing and

@@ -76,25 +76,38 @@ TEST(MpcViewStatTest, ShamirSharesOfTwoPartiesAreJointlyUniform) {
 }
 
 // Everything party 1 (a coalition of t = 1 of 3) receives while multiplying
-// is uniform, for all-zero and all-(p-1) operands alike.
-TEST(MpcViewStatTest, MultiplicationMessagesAreUniform) {
+// is uniform, for all-zero and all-(p-1) operands alike: the reshares of
+// parties 0 and 2 (dealt randomness) or of party 2 only (pseudo-random
+// sharing: party 0 derives party 1's share from their pairwise key).
+void ExpectMultiplicationMessagesUniform(MpcConfig::SharedRandomness randomness) {
   const int kBatch = 20000;
   std::vector<std::vector<int64_t>> histograms;
   for (int64_t value : {int64_t{0}, int64_t{-1}}) {
-    auto bed = MpcTestbed::Create(3, 1, 72).value();
+    auto bed = MpcTestbed::Create(3, 1, 72, MpcConfig::kDefaultSigma, randomness).value();
     auto a = bed->ShareIntegers(std::vector<int64_t>(kBatch, value));
+    // The key agreement (pseudo-random sharing) happens before recording.
+    ASSERT_TRUE(bed->Run([](MpcEngine& e) { return e.Random(1).status(); }).ok());
     bed->recorder(1).set_recording(true);
     ASSERT_TRUE(bed->Run([&](MpcEngine& e) {
       return e.Mul(a[e.party_id()], a[e.party_id()]).status();
     }).ok());
     const FieldVector seen = DecodeAll(bed->recorder(1).received());
-    ASSERT_EQ(seen.size(), 2u * kBatch);  // reshares from parties 0 and 2
+    const size_t senders = bed->config().pseudo_random_sharing() ? 1 : 2;
+    ASSERT_EQ(seen.size(), senders * kBatch);
     std::vector<int64_t> counts(16, 0);
     for (FieldElement x : seen) counts[TopBits(x, 4)] += 1;
     EXPECT_LT(UniformChiSquare(counts), kChiSquare999Df15) << "operand " << value;
     histograms.push_back(counts);
   }
   EXPECT_LT(TwoSampleChiSquare(histograms[0], histograms[1]), kChiSquare999Df15);
+}
+
+TEST(MpcViewStatTest, MultiplicationMessagesAreUniform) {
+  ExpectMultiplicationMessagesUniform(MpcConfig::SharedRandomness::kDealt);
+}
+
+TEST(MpcViewStatTest, MultiplicationMessagesAreUniformWithDerivedShares) {
+  ExpectMultiplicationMessagesUniform(MpcConfig::SharedRandomness::kAuto);
 }
 
 // P[floor(S) = k] for S the sum of `summands` independent uniforms on [0, 8)
