@@ -96,6 +96,9 @@ TEST_P(MpcEngineTest, InputFromSeveralOwnersInOneRound) {
   std::vector<int> owners;
   for (int i = 0; i < 11; ++i) owners.push_back(i % n);
   std::vector<Shares> out(n);
+  // The engine's one key agreement (pseudo-random sharing) comes first.
+  ASSERT_TRUE(bed_->Run([](MpcEngine& e) { return e.Random(1).status(); }).ok());
+  bed_->network().ResetStats();
   ASSERT_TRUE(bed_->Run([&](MpcEngine& e) -> absl::Status {
     FieldVector mine;
     for (int i = 0; i < 11; ++i) {
@@ -348,7 +351,8 @@ TEST(MpcEngineErrorsTest, ZeroRandomnessIsDetectedInRandomBits) {
 }
 
 // Forwards to another transport, cutting one byte off every payload sent in
-// round 1 (the key agreement).
+// round 1 (the key agreement: party 0 sends party 1 their set's key and its
+// pairwise key, 64 bytes).
 class TruncatingTransport final : public PartyTransport {
  public:
   explicit TruncatingTransport(PartyTransport& inner) : inner_(inner) {}
@@ -380,7 +384,7 @@ TEST(MpcEngineErrorsTest, MalformedPseudoRandomKeysAreRefused) {
   absl::Status status = net->RunParties([&](int p) { return engines[p]->Random(4).status(); });
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
   EXPECT_THAT(status.message(),
-              HasSubstr("pseudo-random sharing keys (round 1) from party 0: 31 bytes, expected 32"));
+              HasSubstr("pseudo-random sharing keys (round 1) from party 0: 63 bytes, expected 64"));
 }
 
 TEST(MpcConfigTest, ValidatesSigmaAndReportsBitBudget) {

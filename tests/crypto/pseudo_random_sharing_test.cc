@@ -120,6 +120,32 @@ TEST_P(PseudoRandomSharingTest, TPartiesDoNotDependOnTheKeyOfTheSetExcludingThem
   EXPECT_NE(changed->Random(50), parties_[n - 1]->Random(50));
 }
 
+// The pairwise stream d -> j is the same at d (Outgoing(j)) and at j
+// (Incoming(d)), and differs from j -> d.
+TEST(PseudoRandomSharingPairwiseTest, OutgoingAtTheDealerIsIncomingAtThePartner) {
+  const ShamirScheme shamir = ShamirScheme::Create(3, 1).value();
+  SeededRng rng(5);
+  std::vector<PrssKey> set_keys(3), pair(9);  // pair[d * 3 + j]: key of d -> j
+  for (PrssKey& key : set_keys) rng.Fill(absl::MakeSpan(key));
+  for (PrssKey& key : pair) rng.Fill(absl::MakeSpan(key));
+  std::vector<std::unique_ptr<PseudoRandomSharing>> parties;
+  for (int p = 0; p < 3; ++p) {
+    std::vector<PrssKey> outgoing(3), incoming(3);
+    for (int j = 0; j < 3; ++j) {
+      outgoing[j] = pair[p * 3 + j];
+      incoming[j] = pair[j * 3 + p];
+    }
+    parties.push_back(PseudoRandomSharing::Create(shamir, p, set_keys, outgoing, incoming).value());
+    EXPECT_TRUE(parties.back()->has_pairwise_streams());
+  }
+  const FieldVector at_dealer = RandomFieldVector(parties[0]->Outgoing(1), 10);
+  EXPECT_EQ(RandomFieldVector(parties[1]->Incoming(0), 10), at_dealer);
+  EXPECT_NE(RandomFieldVector(parties[1]->Outgoing(0), 10), at_dealer);
+  auto bad = PseudoRandomSharing::Create(shamir, 0, set_keys, std::vector<PrssKey>(2),
+                                         std::vector<PrssKey>(2));
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 TEST(PseudoRandomSharingErrorsTest, RefusesAWrongKeyCountOrParty) {
   const ShamirScheme shamir = ShamirScheme::Create(3, 1).value();
   auto few = PseudoRandomSharing::Create(shamir, 0, std::vector<PrssKey>(2));
