@@ -252,7 +252,8 @@ TEST_F(PartyLinkTest, MpcEngineOverMutualTlsMatchesPlaintextAndSimulatedCounters
   std::vector<FieldVector> opened;
   ASSERT_TRUE(run->MulAndOpen(kA, kB, &opened).ok());
   ExpectProducts(opened);
-  EXPECT_EQ(run->engines[0]->rounds(), 4u);
+  // The engine's key agreement (pseudo-random sharing), 2 inputs, Mul, Open.
+  EXPECT_EQ(run->engines[0]->rounds(), 5u);
 
   // The same program over the in-process network: same values, same counters.
   auto network = crypto::SimulatedNetwork::Create(kParties).value();
@@ -268,7 +269,7 @@ TEST_F(PartyLinkTest, MpcEngineOverMutualTlsMatchesPlaintextAndSimulatedCounters
   const NetworkStats merged = MergePartyStats(views).value();
   const NetworkStats want = network->Stats();
   EXPECT_EQ(merged.rounds, want.rounds);
-  EXPECT_EQ(merged.rounds, 4u);
+  EXPECT_EQ(merged.rounds, 5u);
   EXPECT_EQ(merged.total_bytes(), want.total_bytes());
   EXPECT_EQ(merged.total_messages(), want.total_messages());
   for (int p = 0; p < kParties; ++p) {
@@ -338,7 +339,7 @@ TEST_F(PartyLinkTest, EveryBadFrameIsRefusedWithItsOwnStatusAndTheRunGoesOn) {
   std::vector<FieldVector> opened;
   ASSERT_TRUE(run->MulAndOpen(kA, kB, &opened).ok());
   ExpectProducts(opened);
-  // p1 has now delivered rounds 2, 3 and 4 to p0.
+  // p1 has now delivered rounds 1 (keys) to 5 to p0.
 
   const TlsIdentity& p1 = *identities_[1];
   struct Case {
@@ -396,7 +397,7 @@ TEST_F(PartyLinkTest, EveryBadFrameIsRefusedWithItsOwnStatusAndTheRunGoesOn) {
   // The run's queues are untouched: the next computation works.
   ASSERT_TRUE(run->MulAndOpen(kA, kB, &opened).ok());
   ExpectProducts(opened);
-  EXPECT_EQ(run->engines[0]->rounds(), 8u);
+  EXPECT_EQ(run->engines[0]->rounds(), 9u);  // keys once, then 4 rounds per computation
   for (GrpcPartyTransport* transport : t) EXPECT_TRUE(transport->Close().ok());
 }
 
