@@ -29,9 +29,27 @@
 
 namespace pplda::crypto {
 
+// A PartyTransport that forwards everything to another: the base of test
+// transports that watch or alter one direction (override Send or Receive).
+class ForwardingTransport : public PartyTransport {
+ public:
+  explicit ForwardingTransport(PartyTransport& inner) : inner_(inner) {}
+  int party_id() const override { return inner_.party_id(); }
+  int num_parties() const override { return inner_.num_parties(); }
+  absl::Status Send(int to, uint64_t round, std::vector<uint8_t> payload) override {
+    return inner_.Send(to, round, std::move(payload));
+  }
+  absl::StatusOr<std::vector<uint8_t>> Receive(int from, uint64_t round) override {
+    return inner_.Receive(from, round);
+  }
+
+ protected:
+  PartyTransport& inner_;
+};
+
 // A PartyTransport that forwards to another and records every message it
 // receives: what a (possibly colluding) party sees of a protocol.
-class RecordingTransport final : public PartyTransport {
+class RecordingTransport final : public ForwardingTransport {
  public:
   struct Received {
     uint64_t round;
@@ -39,12 +57,7 @@ class RecordingTransport final : public PartyTransport {
     std::vector<uint8_t> payload;
   };
 
-  explicit RecordingTransport(PartyTransport& inner) : inner_(inner) {}
-  int party_id() const override { return inner_.party_id(); }
-  int num_parties() const override { return inner_.num_parties(); }
-  absl::Status Send(int to, uint64_t round, std::vector<uint8_t> payload) override {
-    return inner_.Send(to, round, std::move(payload));
-  }
+  explicit RecordingTransport(PartyTransport& inner) : ForwardingTransport(inner) {}
   absl::StatusOr<std::vector<uint8_t>> Receive(int from, uint64_t round) override {
     absl::StatusOr<std::vector<uint8_t>> got = inner_.Receive(from, round);
     if (got.ok() && recording_) received_.push_back(Received{round, from, *got});
@@ -56,7 +69,6 @@ class RecordingTransport final : public PartyTransport {
   void Clear() { received_.clear(); }
 
  private:
-  PartyTransport& inner_;
   bool recording_ = false;
   std::vector<Received> received_;
 };

@@ -353,21 +353,13 @@ TEST(MpcEngineErrorsTest, ZeroRandomnessIsDetectedInRandomBits) {
 // Forwards to another transport, cutting one byte off every payload sent in
 // round 1 (the key agreement: party 0 sends party 1 their set's key and its
 // pairwise key, 64 bytes).
-class TruncatingTransport final : public PartyTransport {
+class TruncatingTransport final : public ForwardingTransport {
  public:
-  explicit TruncatingTransport(PartyTransport& inner) : inner_(inner) {}
-  int party_id() const override { return inner_.party_id(); }
-  int num_parties() const override { return inner_.num_parties(); }
+  using ForwardingTransport::ForwardingTransport;
   absl::Status Send(int to, uint64_t round, std::vector<uint8_t> payload) override {
     if (round == 1 && !payload.empty()) payload.pop_back();
     return inner_.Send(to, round, std::move(payload));
   }
-  absl::StatusOr<std::vector<uint8_t>> Receive(int from, uint64_t round) override {
-    return inner_.Receive(from, round);
-  }
-
- private:
-  PartyTransport& inner_;
 };
 
 TEST(MpcEngineErrorsTest, MalformedPseudoRandomKeysAreRefused) {

@@ -156,6 +156,18 @@ std::vector<std::string> Lines(const std::string& text) {
   return absl::StrSplit(text, '\n', absl::SkipEmpty());
 }
 
+// Each party's mixtures (its own documents only) equal simulate's, byte for
+// byte: the same documents in the same order, the same topics.
+void ExpectMixturesEqualSimulate(const LocalConsortium& consortium, const std::string& run_id,
+                                 const Simulation& sim) {
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    const std::string name = LocalConsortium::kPartyNames[i];
+    const std::filesystem::path mixtures = consortium.state(i) / "runs" / run_id / "mixtures.csv";
+    ASSERT_TRUE(std::filesystem::exists(mixtures)) << mixtures;
+    EXPECT_EQ(ReadText(mixtures), ReadText(sim.mixtures / (name + ".csv"))) << name;
+  }
+}
+
 class ConsortiumRunTest : public ConsortiumTest {};
 
 TEST_F(ConsortiumRunTest, ZeroIterationModelAndMixturesEqualSimulateWithTheSameSeed) {
@@ -188,15 +200,7 @@ TEST_F(ConsortiumRunTest, ZeroIterationModelAndMixturesEqualSimulateWithTheSameS
   EXPECT_GT(tokens["early"], 100);
   EXPECT_EQ(total, tokens["early"] + tokens["middle"] + tokens["modern"]);
 
-  // Each party's mixtures (its own documents only) equal simulate's, byte
-  // for byte: the same documents in the same order, the same initial topics.
-  for (int i = 0; i < LocalConsortium::kParties; ++i) {
-    const std::string name = LocalConsortium::kPartyNames[i];
-    const std::filesystem::path mixtures =
-        consortium_.state(i) / "runs" / run->run_id / "mixtures.csv";
-    ASSERT_TRUE(std::filesystem::exists(mixtures)) << mixtures;
-    EXPECT_EQ(ReadText(mixtures), ReadText(sim->mixtures / (name + ".csv"))) << name;
-  }
+  ExpectMixturesEqualSimulate(consortium_, run->run_id, *sim);
 }
 
 TEST_F(ConsortiumRunTest, DeterministicRunEqualsSimulateWithTheSameKeyAndSeeds) {
@@ -238,13 +242,7 @@ TEST_F(ConsortiumRunTest, DeterministicRunEqualsSimulateWithTheSameKeyAndSeeds) 
       << "the daemons' published counts differ from simulate's for the same key and seeds";
   EXPECT_EQ(TokensByParty(model), TokensByParty(sim->model));
   EXPECT_EQ(model["metadata"]["training"]["iterations"], kIterations);
-  for (int i = 0; i < LocalConsortium::kParties; ++i) {
-    const std::string name = LocalConsortium::kPartyNames[i];
-    const std::filesystem::path mixtures =
-        consortium_.state(i) / "runs" / run->run_id / "mixtures.csv";
-    ASSERT_TRUE(std::filesystem::exists(mixtures)) << mixtures;
-    EXPECT_EQ(ReadText(mixtures), ReadText(sim->mixtures / (name + ".csv"))) << name;
-  }
+  ExpectMixturesEqualSimulate(consortium_, run->run_id, *sim);
   // Both models say the key was dealt and the randomness insecure.
   const nlohmann::json& privacy = sim->model["metadata"]["privacy"];
   EXPECT_EQ(privacy["key_origin"], "trusted dealer");

@@ -24,6 +24,7 @@
 #include "base/status_macros.h"
 #include "crypto/mpc_config.h"
 #include "crypto/mpc_engine.h"
+#include "crypto/mpc_testing.h"
 #include "crypto/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "grpcpp/server.h"
@@ -56,22 +57,16 @@ const std::vector<int64_t> kB = {1000003, 3, -7, 65537, -271828, 11, 13};
 
 // Records the plaintext payloads an engine hands to its transport (the
 // positive control of the search).
-class RecordingTransport final : public PartyTransport {
+class SendRecordingTransport final : public crypto::ForwardingTransport {
  public:
-  explicit RecordingTransport(PartyTransport& inner) : inner_(inner) {}
-  int party_id() const override { return inner_.party_id(); }
-  int num_parties() const override { return inner_.num_parties(); }
+  using ForwardingTransport::ForwardingTransport;
   absl::Status Send(int to, uint64_t round, std::vector<uint8_t> payload) override {
     sent_.append(payload.begin(), payload.end());
     return inner_.Send(to, round, std::move(payload));
   }
-  absl::StatusOr<std::vector<uint8_t>> Receive(int from, uint64_t round) override {
-    return inner_.Receive(from, round);
-  }
   const std::string& sent() const { return sent_; }
 
  private:
-  PartyTransport& inner_;
   std::string sent_;
 };
 
@@ -209,12 +204,12 @@ TempDir* RelayTest::tmp_ = nullptr;
 TEST_F(RelayTest, MpcOverTheRelayLeavesNoPlaintextShareInTheCoordinatorsTraffic) {
   std::vector<RelayPartyTransport*> relay = StartRun("run-relay");
   ASSERT_EQ(relay.size(), 3u);
-  std::vector<std::unique_ptr<RecordingTransport>> recording;
+  std::vector<std::unique_ptr<SendRecordingTransport>> recording;
   std::vector<std::unique_ptr<crypto::SeededRng>> rngs;
   std::vector<std::unique_ptr<MpcEngine>> engines;
   const crypto::MpcConfig config = crypto::MpcConfig::Create(kParties, 1).value();
   for (int p = 0; p < kParties; ++p) {
-    recording.push_back(std::make_unique<RecordingTransport>(*relay[p]));
+    recording.push_back(std::make_unique<SendRecordingTransport>(*relay[p]));
     rngs.push_back(std::make_unique<crypto::SeededRng>(500 + p));
     engines.push_back(MpcEngine::Create(config, *recording[p], *rngs[p]).value());
   }
