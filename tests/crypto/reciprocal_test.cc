@@ -132,5 +132,30 @@ TEST(ReciprocalTest, ParametersAreValidated) {
   EXPECT_THAT(p.status().message(), HasSubstr("sigma = 64"));
 }
 
+// Precomputed masks must be the ones ReciprocalMaskSpecs asks for: too few
+// batches or batches of the wrong shape are refused before any round.
+TEST(ReciprocalTest, PrecomputedMasksMustMatchTheirSpecs) {
+  auto bed = MpcTestbed::Create(3, 1, 37).value();
+  const int k = 12, f = 33;
+  const auto specs = ReciprocalMaskSpecs(bed->config(), 2, k, f).value();
+  ASSERT_GE(specs.size(), 2u);
+  EXPECT_EQ(ReciprocalMaskSpecs(bed->config(), 2, 0, f).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  absl::Status s = bed->Run([&](MpcEngine& e) {
+    return Reciprocal(e, Shares(2), k, f, std::vector<MaskBatch>(1)).status();
+  });
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("1 mask batches, expected"));
+  bed = MpcTestbed::Create(3, 1, 38).value();  // a failed run shuts its network down
+  s = bed->Run([&](MpcEngine& e) -> absl::Status {
+    // Masks for 3 inputs handed to a reciprocal of 2.
+    ASSIGN_OR_RETURN(auto wrong, e.GenerateMasks(ReciprocalMaskSpecs(e.config(), 3, k, f).value()));
+    return Reciprocal(e, Shares(2), k, f, wrong).status();
+  });
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("Reciprocal: masks were generated for"));
+  EXPECT_EQ(bed->engine(0).rounds(), 3u);  // key agreement and the masks only
+}
+
 }  // namespace
 }  // namespace pplda::crypto

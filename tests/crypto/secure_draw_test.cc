@@ -188,6 +188,39 @@ TEST(SecureDrawTest, PlanReportsDepthBitsAndComparisons) {
   EXPECT_EQ(plan.comparisons_per_token, 0);
 }
 
+TEST(SecureDrawTest, MethodNamesMapAndUnknownNamesAreRefused) {
+  EXPECT_EQ(DrawMethodFromName("binary").value(), DrawMethod::kBinarySearch);
+  EXPECT_EQ(DrawMethodFromName("tree").value(), DrawMethod::kParallelTree);
+  EXPECT_EQ(DrawMethodFromName("cdf").value(), DrawMethod::kInverseCdf);
+  auto bad = DrawMethodFromName("Binary");
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(bad.status().message(), HasSubstr("'Binary' is not one of binary, tree, cdf"));
+}
+
+// Precomputed draw masks must match SecureDrawMaskSpecs.
+TEST(SecureDrawTest, PrecomputedMasksMustMatchTheirSpecs) {
+  auto bed = MpcTestbed::Create(3, 1, 55).value();
+  const SecureDrawOptions options{3, 10, DrawMethod::kInverseCdf};
+  const auto plan = PlanSecureDraw(bed->config(), options).value();
+  EXPECT_EQ(SecureDrawMaskSpecs(bed->config(), plan, 4).size(), 2u);
+  auto shares = bed->ShareIntegers(std::vector<int64_t>(12, 1));
+  const std::vector<int> owners = {0, 1, 2, 0};
+  absl::Status s = bed->Run([&](MpcEngine& e) {
+    return SecureDraw(e, shares[e.party_id()], owners, options, {}).status();
+  });
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("secure draw: 0 mask batches, expected 2"));
+  bed = MpcTestbed::Create(3, 1, 56).value();  // a failed run shuts its network down
+  shares = bed->ShareIntegers(std::vector<int64_t>(12, 1));
+  s = bed->Run([&](MpcEngine& e) -> absl::Status {
+    // Masks for 5 tokens handed to a draw of 4.
+    ASSIGN_OR_RETURN(auto wrong, e.GenerateMasks(SecureDrawMaskSpecs(e.config(), plan, 5)));
+    return SecureDraw(e, shares[e.party_id()], owners, options, wrong).status();
+  });
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("secure draw: masks were generated for 5 elements"));
+}
+
 TEST(SecureDrawTest, BadOptionsAndInputsAreRejected) {
   auto config = MpcConfig::Create(3, 1).value();
   auto plan = PlanSecureDraw(config, {0, 10});
