@@ -28,6 +28,16 @@ nlohmann::json LeakageStatement(const LeakageContext& c) {
       "topics of its own tokens. Not revealed: documents, per-document or per-party "
       "counts, sampling weights, intermediate global counts, other parties' topics "
       "(docs/protocol.md). The coordinator sees only ciphertexts.";
+  const std::string hiding =
+      "'Not revealed' holds against semi-honest parties of which fewer than half collude (an "
+      "honest majority of the compute parties), assuming Paillier (decisional composite "
+      "residuosity) and ChaCha20 (pseudo-random sharing) are secure, and statistically: "
+      "every masked value the parties open is within 2^-40 and every converted ciphertext "
+      "slot within 2^-39 of a value independent of the data, and these distances add up over "
+      "a run (about 3.3e-5 for 1,000 iterations of 3,000 tokens with K = 5; the formula is in "
+      "docs/mpc.md, 'Statistical distance of a whole run'). Not covered: malicious parties "
+      "that deviate from the protocol, a colluding majority, and the published counts "
+      "themselves (no differential privacy in this model).";
   if (c.data_holders == 2) {
     absl::StrAppend(&leakage,
                     " With two data holders the published exact counts minus one holder's own "
@@ -38,6 +48,7 @@ nlohmann::json LeakageStatement(const LeakageContext& c) {
       {"setting", c.setting},
       {"key_origin", dealt ? "trusted dealer" : "distributed"},
       {"leakage", leakage},
+      {"hiding", hiding},
       {"data_holders", c.data_holders},
       {"compute_parties", c.compute_parties},
       {"mpc_threshold", MpcThreshold(c.compute_parties)},

@@ -42,7 +42,10 @@ struct LeakageContext {
 
 // The "privacy" object of a secure model's metadata: setting, key origin
 // (a dealt key is labelled: whoever dealt it can decrypt everything), the
-// leakage statement, the parties and thresholds; no DP budget (none spent).
+// leakage statement and in "hiding" the model it holds in (semi-honest,
+// honest majority, computational assumptions, the statistical distance per
+// opening and where the whole-run sum is stated) and what it does not cover,
+// the parties and thresholds; no DP budget (none spent).
 // With insecure_deterministic_rng_seed it also says, in "randomness", that
 // the parties' randomness was deterministic (testing only: no privacy).
 nlohmann::json LeakageStatement(const LeakageContext& context);
