@@ -3,11 +3,13 @@
 #include <cstdio>
 
 #include "CLI/CLI.hpp"
+#include "base/allocator_tuning.h"
 #include "cli/command.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
 int main(int argc, char** argv) {
+  pplda::KeepFreedBuffersForReuse();  // before any thread starts
   using namespace pplda::cli;
   CLI::App app{"pplda: privacy-preserving LDA topic modelling", "pplda"};
   app.require_subcommand(1);

@@ -1,6 +1,7 @@
 // DaemonMain: the command line both daemons share: `NAME --config FILE`
 // (-c FILE), --help. Runs `run(config)` and maps its status to the exit
 // code: 0 ok, 1 error (printed as "NAME: error: ..."), 2 usage error.
+// Tunes malloc first (base/allocator_tuning.h).
 #ifndef PPLDA_NET_DAEMON_MAIN_H_
 #define PPLDA_NET_DAEMON_MAIN_H_
 
@@ -10,12 +11,14 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "base/allocator_tuning.h"
 
 namespace pplda::net {
 
 inline int DaemonMain(int argc, char** argv, const char* name, const char* config_name,
                       const char* purpose,
                       const std::function<absl::Status(const std::filesystem::path&)>& run) {
+  KeepFreedBuffersForReuse();
   std::string config;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];

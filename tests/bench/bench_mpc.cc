@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/allocator_tuning.h"
 #include "crypto/comparison.h"
 #include "crypto/mpc_testing.h"
 #include "crypto/paillier_testing.h"
@@ -247,4 +248,13 @@ BENCHMARK(BM_ShareConversion)
 }  // namespace
 }  // namespace pplda::crypto
 
-BENCHMARK_MAIN();
+// The binaries' malloc tuning (base/allocator_tuning.h), so the figures are
+// the product's.
+int main(int argc, char** argv) {
+  pplda::KeepFreedBuffersForReuse();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "base/allocator_tuning.h"
 #include "crypto/batch_modexp.h"
 #include "simulation/local_consortium.h"
 #include "crypto/paillier_testing.h"
@@ -157,4 +158,13 @@ BENCHMARK(BM_SecureLda)
 }  // namespace
 }  // namespace pplda
 
-BENCHMARK_MAIN();
+// The binaries' malloc tuning (base/allocator_tuning.h), so the figures are
+// the product's.
+int main(int argc, char** argv) {
+  pplda::KeepFreedBuffersForReuse();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
