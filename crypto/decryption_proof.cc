@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "crypto/big_int.h"
+#include "crypto/parallel_batch.h"
 
 namespace pplda::crypto {
 namespace {
@@ -107,31 +109,82 @@ absl::StatusOr<std::vector<DecryptionProof>> ProveDecryptionBatch(
   return proofs;
 }
 
-absl::Status VerifyDecryption(const ThresholdPublicKey& key, int party, const Ciphertext& c,
-                              const mpz_class& partial, const DecryptionProof& proof) {
-  const mpz_class& n2 = key.n_squared();
-  const std::string who = absl::StrCat("decryption proof of party ", party);
+namespace {
+
+absl::Status CheckProofRanges(const ThresholdPublicKey& key, int party,
+                              const DecryptionProof& proof) {
   if (proof.challenge < 0 || BitLength(proof.challenge) > kProofChallengeBits) {
-    return absl::InvalidArgumentError(absl::StrCat(who, ": challenge is not a ",
+    return absl::InvalidArgumentError(absl::StrCat("decryption proof of party ", party,
+                                                   ": challenge is not a ",
                                                    kProofChallengeBits, "-bit value"));
   }
   const size_t max_response_bits =
-      BitLength(n2) + 2 * BitLength(key.delta()) + 3 * kProofChallengeBits + 2;
+      BitLength(key.n_squared()) + 2 * BitLength(key.delta()) + 3 * kProofChallengeBits + 2;
   if (proof.response < 0 || BitLength(proof.response) > max_response_bits) {
-    return absl::InvalidArgumentError(absl::StrCat(who, ": response is out of range"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("decryption proof of party ", party, ": response is out of range"));
   }
+  return absl::OkStatus();
+}
+
+// The challenge check, given c4^z and v^z.
+absl::Status FinishVerification(const ThresholdPublicKey& key, int party, const mpz_class& c4,
+                                const mpz_class& partial, const DecryptionProof& proof,
+                                const mpz_class& c4_to_z, const mpz_class& v_to_z) {
+  const mpz_class& n2 = key.n_squared();
   const mpz_class neg_e = -proof.challenge;
-  const mpz_class c4 = PowSigned(c.value, mpz_class(4), n2);
   const mpz_class ci2 = PowSigned(partial, mpz_class(2), n2);
-  const mpz_class a = PowSigned(c4, proof.response, n2) * PowSigned(ci2, neg_e, n2) % n2;
-  const mpz_class b = PowSigned(key.verification_base(), proof.response, n2) *
-                      PowSigned(key.verification_key(party), neg_e, n2) % n2;
+  const mpz_class a = c4_to_z * PowSigned(ci2, neg_e, n2) % n2;
+  const mpz_class b = v_to_z * PowSigned(key.verification_key(party), neg_e, n2) % n2;
   if (Challenge(key, party, c4, ci2, a, b) != proof.challenge) {
     return absl::InvalidArgumentError(absl::StrCat(
-        who, " does not verify: the partial decryption is not c^(2 Delta s_", party,
+        "decryption proof of party ", party,
+        " does not verify: the partial decryption is not c^(2 Delta s_", party,
         ") for this key"));
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status VerifyDecryption(const ThresholdPublicKey& key, int party, const Ciphertext& c,
+                              const mpz_class& partial, const DecryptionProof& proof) {
+  RETURN_IF_ERROR(CheckProofRanges(key, party, proof));
+  const mpz_class& n2 = key.n_squared();
+  const mpz_class c4 = PowSigned(c.value, mpz_class(4), n2);
+  return FinishVerification(key, party, c4, partial, proof,
+                            PowSigned(c4, proof.response, n2),
+                            PowSigned(key.verification_base(), proof.response, n2));
+}
+
+absl::Status VerifyDecryptionBatch(const ThresholdPublicKey& key, const ModExpContext& n_squared,
+                                   int party, absl::Span<const Ciphertext> cs,
+                                   absl::Span<const mpz_class> partials,
+                                   absl::Span<const DecryptionProof> proofs, ThreadPool* pool) {
+  if (cs.size() != partials.size() || cs.size() != proofs.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "decryption proofs of party ", party, ": ", cs.size(), " ciphertexts, ",
+        partials.size(), " partial decryptions and ", proofs.size(), " proofs"));
+  }
+  const size_t n = cs.size();
+  std::vector<mpz_class> c4(n), z(n);
+  RETURN_IF_ERROR(RunBatch(pool, n, [&](size_t i, int) -> absl::Status {
+    absl::Status ranges = CheckProofRanges(key, party, proofs[i]);
+    if (!ranges.ok()) return absl::InvalidArgumentError(absl::StrCat("value ", i, ": ", ranges.message()));
+    c4[i] = PowSigned(cs[i].value, mpz_class(4), key.n_squared());
+    z[i] = proofs[i].response;
+    return absl::OkStatus();
+  }));
+  std::vector<mpz_class> c4_to_z(n), v_to_z(n);
+  const std::vector<mpz_class> v(n, key.verification_base());
+  RETURN_IF_ERROR(BatchModExp(n_squared, c4, z, absl::MakeSpan(c4_to_z), pool, false));
+  RETURN_IF_ERROR(BatchModExp(n_squared, v, z, absl::MakeSpan(v_to_z), pool, false));
+  return RunBatch(pool, n, [&](size_t i, int) -> absl::Status {
+    absl::Status s = FinishVerification(key, party, c4[i], partials[i], proofs[i], c4_to_z[i],
+                                        v_to_z[i]);
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("value ", i, ": ", s.message()));
+    return absl::OkStatus();
+  });
 }
 
 }  // namespace pplda::crypto

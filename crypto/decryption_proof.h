@@ -18,7 +18,8 @@
 // (per-element exponents; the AVX-512 IFMA kernel, constant time in r, when
 // the CPU has it): the same proofs as ProveDecryption called in order with
 // the same random stream.
-// Cost: prover 2 exponentiations, verifier 4; optional in the semi-honest
+// Cost: prover 2 exponentiations, verifier 2 long and 2 of 128 bits (both
+// batched on the kernel by the *Batch functions); optional in the semi-honest
 // protocol (DESIGN.md section 3), available for auditing and the combiner.
 // Thread-safe (pure functions).
 #ifndef PPLDA_CRYPTO_DECRYPTION_PROOF_H_
@@ -57,6 +58,17 @@ absl::StatusOr<std::vector<DecryptionProof>> ProveDecryptionBatch(
 // c and partial must already be validated as elements of Z*_{N^2}.
 absl::Status VerifyDecryption(const ThresholdPublicKey& key, int party, const Ciphertext& c,
                               const mpz_class& partial, const DecryptionProof& proof);
+
+// VerifyDecryption for every value of a batch: OK, or InvalidArgument
+// "value <j>: decryption proof of party <i> ..." for the lowest j that does
+// not verify (or whose proof or lengths are malformed). The two long
+// exponentiations of each proof (c^(4z), v^z) go through BatchModExp (the
+// AVX-512 IFMA kernel when present, over `pool`); the verdicts equal
+// VerifyDecryption's. cs and partials must already be validated.
+absl::Status VerifyDecryptionBatch(const ThresholdPublicKey& key, const ModExpContext& n_squared,
+                                   int party, absl::Span<const Ciphertext> cs,
+                                   absl::Span<const mpz_class> partials,
+                                   absl::Span<const DecryptionProof> proofs, ThreadPool* pool);
 
 }  // namespace pplda::crypto
 

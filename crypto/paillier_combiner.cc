@@ -48,7 +48,8 @@ mpz_class ProductOfPowers(const std::vector<const mpz_class*>& values,
 
 }  // namespace
 
-PaillierCombiner::PaillierCombiner(ThresholdPublicKeyPtr key) : key_(std::move(key)) {
+PaillierCombiner::PaillierCombiner(ThresholdPublicKeyPtr key)
+    : key_(std::move(key)), modexp_(key_->n_squared()) {
   const mpz_class factor = key_->scheme() == SharingScheme::kShamir
                                ? mpz_class(4 * key_->delta() * key_->delta())
                                : mpz_class(2);
@@ -175,19 +176,13 @@ absl::Status PaillierCombiner::VerifyBatch(absl::Span<const Ciphertext> cipherte
         " ciphertexts"));
   }
   const PaillierPublicKey& pk = key_->paillier();
-  return RunBatch(pool, ciphertexts.size(), [&](size_t j, int) -> absl::Status {
-    RETURN_IF_ERROR(pk.ValidateCiphertext(ciphertexts[j].value,
-                                          absl::StrCat("ciphertext ", j)));
-    RETURN_IF_ERROR(pk.ValidateCiphertext(
-        batch.values[j],
-        absl::StrCat("partial decryption ", j, " of party ", batch.party)));
-    absl::Status s = VerifyDecryption(*key_, batch.party, ciphertexts[j], batch.values[j],
-                                      batch.proofs[j]);
-    if (!s.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("value ", j, ": ", s.message()));
-    }
-    return absl::OkStatus();
-  });
+  RETURN_IF_ERROR(RunBatch(pool, ciphertexts.size(), [&](size_t j, int) -> absl::Status {
+    RETURN_IF_ERROR(pk.ValidateCiphertext(ciphertexts[j].value, absl::StrCat("ciphertext ", j)));
+    return pk.ValidateCiphertext(batch.values[j],
+                                 absl::StrCat("partial decryption ", j, " of party ", batch.party));
+  }));
+  return VerifyDecryptionBatch(*key_, modexp_, batch.party, ciphertexts, batch.values,
+                               batch.proofs, pool);
 }
 
 }  // namespace pplda::crypto

@@ -33,6 +33,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "base/thread_pool.h"
+#include "crypto/batch_modexp.h"
 #include "crypto/paillier_ciphertext.h"
 #include "crypto/paillier_threshold_key.h"
 
@@ -68,6 +69,7 @@ class PaillierCombiner {
                                        size_t index) const;
 
   ThresholdPublicKeyPtr key_;
+  ModExpContext modexp_;     // modulus N^2, for batched proof verification
   mpz_class decode_factor_;  // (4 Delta^2)^(-1) or 2^(-1) mod N
 };
 

@@ -142,6 +142,51 @@ TEST_P(PaillierBatchPathsTest, ProofsAreIdenticalToOneAtATimeProofsAndVerify) {
       VerifyDecryption(*key.public_key, 3, cts_[0], ifma.values[1], ifma.proofs[1]).ok());
 }
 
+// The batched verifier gives VerifyDecryption's verdict on every value, on
+// both paths: all good, and with tampered values and proofs (the lowest
+// failing index is the one named).
+TEST_P(PaillierBatchPathsTest, BatchVerificationAgreesWithOneAtATime) {
+  const DealtKey& key = Key(GetParam());
+  const PaillierKeyShare& share = key.shares[2];
+  SeededRng rng(45);
+  const PartialDecryptionBatch good = share.PartialDecryptBatchWithProofs(cts_, rng, &pool_).value();
+  PartialDecryptionBatch bad = good;
+  const size_t last = cts_.size() - 1;
+  bad.values[3] = bad.values[3] * 4 % key.public_key->n_squared();
+  bad.proofs[last].response += 1;
+  const ModExpContext ctx(key.public_key->n_squared());
+  for (const PartialDecryptionBatch* b : {&good, static_cast<const PartialDecryptionBatch*>(&bad)}) {
+    auto [portable, ifma] = OnBothPaths([&] {
+      return VerifyDecryptionBatch(*key.public_key, ctx, 3, cts_, b->values, b->proofs, &pool_);
+    });
+    size_t first_failure = cts_.size();
+    for (size_t i = 0; i < cts_.size(); ++i) {
+      const bool one = VerifyDecryption(*key.public_key, 3, cts_[i], b->values[i], b->proofs[i]).ok();
+      if (!one && first_failure == cts_.size()) first_failure = i;
+      if (b == &good) EXPECT_TRUE(one) << "value " << i;
+      if (b == &bad && (i == 3 || i == last)) EXPECT_FALSE(one) << "value " << i;
+    }
+    for (const absl::Status& s : {portable, ifma}) {
+      if (first_failure == cts_.size()) {
+        EXPECT_TRUE(s.ok()) << s;
+      } else {
+        EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument,
+                                absl::StrCat("value ", first_failure,
+                                             ": decryption proof of party 3 does not verify")));
+      }
+    }
+  }
+  // Malformed: lengths that differ, a response out of range.
+  EXPECT_THAT(VerifyDecryptionBatch(*key.public_key, ctx, 3, cts_, good.values,
+                                    absl::MakeConstSpan(good.proofs).subspan(1), &pool_),
+              StatusIs(absl::StatusCode::kInvalidArgument, "proofs"));
+  PartialDecryptionBatch huge = good;
+  huge.proofs[1].response <<= 20000;
+  EXPECT_THAT(
+      VerifyDecryptionBatch(*key.public_key, ctx, 3, cts_, huge.values, huge.proofs, &pool_),
+      StatusIs(absl::StatusCode::kInvalidArgument, "value 1: decryption proof of party 3: response is out of range"));
+}
+
 TEST_P(PaillierBatchPathsTest, ProofBatchRejectsMismatchedLengths) {
   const DealtKey& key = Key(GetParam());
   const ModExpContext ctx(key.public_key->n_squared());
