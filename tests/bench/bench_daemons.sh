@@ -10,6 +10,12 @@
 #
 #   tests/bench/bench_daemons.sh [BITS ...]      (default: 1024 2048)
 #   BENCH_ITERATIONS=3 BENCH_OUT=out/bench-daemons
+#   BENCH_REPETITIONS=3: simulate and daemons alternate that many times per
+#   key size and the medians are printed too (this machine's speed varies
+#   by up to 40% from minute to minute, so one pair can mislead)
+#   BENCH_RELAY="early middle modern": those parties run in relay mode (they
+#   dial the coordinator, which forwards their sealed MPC frames; with any
+#   relay party every party relays)
 #   BENCH_PARTY_THREADS=1: worker threads per party daemon (default 0 = all
 #   cores; simulate always shares one pool of all cores among the parties)
 set -euo pipefail
@@ -20,6 +26,7 @@ pplda=$PWD/build/cli/pplda
 party_bin=$PWD/build/party/daemon/pplda-party
 coordinator_bin=$PWD/build/coordinator/daemon/pplda-coordinator
 iterations=${BENCH_ITERATIONS:-3}
+repetitions=${BENCH_REPETITIONS:-1}
 root=${BENCH_OUT:-out/bench-daemons}
 bits_list=("$@")
 [ ${#bits_list[@]} -eq 0 ] && bits_list=(1024 2048)
@@ -36,35 +43,51 @@ $pplda --quiet prepare --input "$root/docs/all" --split sentences --window-words
   --min-df 1 --test-every 0 --out "$root/vocabulary-source"
 vocabulary=$root/vocabulary-source/vocabulary.txt
 consortium_threads=${BENCH_PARTY_THREADS:-0}
+consortium_relay=${BENCH_RELAY:-}
 # shellcheck source=deploy/lib/local-consortium.sh
 source deploy/lib/local-consortium.sh
 trap consortium_stop EXIT
 
-printf "%-6s %-10s %12s %12s %8s %14s %12s\n" bits tokens "simulate s/it" "daemons s/it" ratio "MB/it party0" "rounds/it"
+printf "%-6s %-4s %-7s %13s %13s %7s %13s %10s\n" bits rep tokens "simulate s/it" "daemons s/it" ratio "MB/it party0" "rounds/it"
 for bits in "${bits_list[@]}"; do
   dir=$root/$bits
   consortium_setup "$dir" "$bits" 7600 "$vocabulary" sentences 100 20 \
     "$root/docs/a" "$root/docs/b" "$root/docs/c"
-  # In one process: the same parties, key size, vocabulary and options.
-  $pplda --quiet simulate --party early="$root/docs/a" --party middle="$root/docs/b" \
-    --party modern="$root/docs/c" --vocabulary "$vocabulary" --split sentences \
-    --window-words 100 --max-tokens 20 --topics 5 --iterations "$iterations" \
-    --key-bits "$bits" --out "$dir/simulate-model.json" > "$dir/logs/simulate.log" 2>&1
-  consortium_start "$dir"
-  $pplda run start --config "$dir/coordinator.toml" --topics 5 --iterations "$iterations" \
-    --watch > "$dir/logs/run.log" 2>&1
-  $pplda run result --config "$dir/coordinator.toml" --out "$dir/daemons-model.json" > /dev/null
-  consortium_stop
-  python3 - "$dir" "$bits" "$iterations" <<'PY'
+  for rep in $(seq 1 "$repetitions"); do
+    # In one process: the same parties, key size, vocabulary and options.
+    $pplda --quiet simulate --party early="$root/docs/a" --party middle="$root/docs/b" \
+      --party modern="$root/docs/c" --vocabulary "$vocabulary" --split sentences \
+      --window-words 100 --max-tokens 20 --topics 5 --iterations "$iterations" \
+      --key-bits "$bits" --out "$dir/simulate-model-$rep.json" > "$dir/logs/simulate.log" 2>&1
+    consortium_start "$dir"
+    $pplda run start --config "$dir/coordinator.toml" --topics 5 --iterations "$iterations" \
+      --watch > "$dir/logs/run.log" 2>&1
+    $pplda run result --config "$dir/coordinator.toml" --out "$dir/daemons-model-$rep.json" \
+      > /dev/null
+    consortium_stop
+    python3 - "$dir" "$bits" "$iterations" "$rep" <<'PY'
 import json, sys
-d, bits, its = sys.argv[1], sys.argv[2], int(sys.argv[3])
-sim = json.load(open(f"{d}/simulate-model.json"))["metadata"]["training"]
-net = json.load(open(f"{d}/daemons-model.json"))["metadata"]
+d, bits, its, rep = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+sim = json.load(open(f"{d}/simulate-model-{rep}.json"))["metadata"]["training"]
+net = json.load(open(f"{d}/daemons-model-{rep}.json"))["metadata"]
 t = net["training"]
 tokens = sum(p["tokens"] for p in net["corpus"]["parties"])
 s_sim = sim["iteration_seconds"] / its
 s_net = t["iteration_seconds"] / its
-print(f"{bits:<6} {tokens:<10} {s_sim:12.2f} {s_net:12.2f} {s_net / s_sim:8.2f} "
-      f"{t['mpc_bytes_sent_party0_last_iteration'] / 1e6:14.1f} {t['mpc_rounds_last_iteration']:12d}")
+print(f"{bits:<6} {rep:<4} {tokens:<7} {s_sim:13.2f} {s_net:13.2f} {s_net / s_sim:7.2f} "
+      f"{t['mpc_bytes_sent_party0_last_iteration'] / 1e6:13.1f} {t['mpc_rounds_last_iteration']:10d}",
+      flush=True)
+PY
+  done
+  [ "$repetitions" -gt 1 ] || continue
+  python3 - "$dir" "$bits" "$iterations" "$repetitions" <<'PY'
+import json, statistics, sys
+d, bits, its, reps = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+def s(kind, rep):
+    m = json.load(open(f"{d}/{kind}-model-{rep}.json"))["metadata"]["training"]
+    return m["iteration_seconds"] / its
+sim = statistics.median(s("simulate", r) for r in range(1, reps + 1))
+net = statistics.median(s("daemons", r) for r in range(1, reps + 1))
+print(f"{bits:<6} {'med':<4} {'':<7} {sim:13.2f} {net:13.2f} {net / sim:7.2f}   (medians of {reps})")
 PY
 done
