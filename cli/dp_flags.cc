@@ -191,9 +191,9 @@ void ReportPrivacy(const privacy::DpTrainingOptions& options,
   const char* each = publishing ? "" : " of each model";
   if (epsilon > 0) {
     if (options.counts && options.vocabulary) {
-      std::printf("differential privacy: (%.4g, %g)-DP for the whole model%s (DP vocabulary "
-                  "and DP-trained topic-term counts)\n",
-                  epsilon, delta, each);
+      std::printf("differential privacy: (%.4g, %g)-DP for %s (DP vocabulary and DP-trained "
+                  "topic-term counts)\n",
+                  epsilon, delta, publishing ? "the whole model" : "each audited model as a whole");
     } else if (options.counts) {
       std::printf("differential privacy: (%.4g, %g)-DP for the topic-term counts%s given the "
                   "vocabulary; the vocabulary is NOT covered\n",
