@@ -174,7 +174,7 @@ nlohmann::json DpPrivacyStatement(const DpTrainingOptions& options,
                                   : kVocabularyOnlyCoverage;
     dp["privacy_unit"] = PrivacyUnitJson(unit, accountant.epsilon(), accountant.delta());
   }
-  const bool model_private = options.model_private() && !accountant.empty();
+  const bool model_private = options.model_private() && accountant.zcdp_releases() > 0;
   return {{"setting", "plaintext"},
           {"leakage", LeakageStatement(options, accountant, unit)},
           {"model_differentially_private", model_private},
