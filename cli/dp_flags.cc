@@ -51,7 +51,7 @@ void AddDpFlags(CLI::App* app, DpFlags* f) {
                   "stored; 0 = off)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1099511627776.0));
-  app->add_option("--dp-epsilon", f->epsilon,
+  f->epsilon_option = app->add_option("--dp-epsilon", f->epsilon,
                   "DP training for the whole run: the run's epsilon, DP vocabulary included "
                   "(noise on the counts at every noisy iteration; batched sampler; 0 = off)")
       ->capture_default_str();
@@ -77,6 +77,11 @@ void AddDpFlags(CLI::App* app, DpFlags* f) {
 absl::StatusOr<privacy::DpTrainingOptions> DpOptionsFrom(const DpFlags& dp,
                                                          const InputFlags& input) {
   privacy::DpTrainingOptions options;
+  if (dp.epsilon == 0 && dp.epsilon_option != nullptr && dp.epsilon_option->count() > 0) {
+    return absl::InvalidArgumentError(
+        "the DP training epsilon must be in (0, 1000] (--dp-epsilon), got 0; omit --dp-epsilon "
+        "for a run without DP training");
+  }
   if (dp.epsilon != 0) {
     options.counts = privacy::DpCountOptions{
         dp.epsilon, dp.delta, privacy::DocumentCaps{dp.max_tokens, dp.max_per_term},

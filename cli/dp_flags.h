@@ -55,6 +55,7 @@ struct DpFlags {
   int noisy_iterations = 0;  // 0 = every iteration
   // Set by AddDpFlags: whether the training options were given (they need
   // --dp-epsilon).
+  const CLI::Option* epsilon_option = nullptr;
   const CLI::Option* delta_option = nullptr;
   const CLI::Option* vocab_delta_option = nullptr;
   const CLI::Option* max_tokens_option = nullptr;

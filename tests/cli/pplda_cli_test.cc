@@ -430,6 +430,7 @@ TEST_F(PpldaCliTest, DpOptionErrorsNameTheFlag) {
                             Path("m.json") + " ";
   const std::pair<std::string, std::string> cases[] = {
       {"--dp-epsilon -1", "--dp-epsilon"},
+      {"--dp-epsilon 0", "must be in (0, 1000] (--dp-epsilon), got 0"},
       {"--dp-epsilon 5000", "--dp-epsilon"},
       {"--dp-epsilon 1 --dp-delta 0.7", "--dp-delta"},
       {"--dp-epsilon 1 --dp-delta 0", "--dp-delta"},
