@@ -40,6 +40,7 @@ struct AuditFlags {
   int threads = 0;
   std::string out = "audit";
   DpFlags dp;
+  const CLI::Option* sampler_option = nullptr;
 };
 
 struct AuditCorpus {
@@ -79,14 +80,25 @@ std::string CommandLine(const AuditFlags& f) {
   absl::StrAppendFormat(&cmd,
                         " --topics %d --shadows %d --iterations %d --sampler %s --alpha %g "
                         "--beta %g --seed %d --variance %s --zeta-tolerance %g",
-                        s.num_topics, f.shadows, f.training.iterations, f.training.sampler, s.alpha,
+                        s.num_topics, f.shadows, f.training.iterations,
+                        f.dp.epsilon != 0 ? std::string("batched") : f.training.sampler, s.alpha,
                         s.beta, f.seed, f.variance, f.zeta_tolerance);
   if (f.dp.final_noise_sigma > 0) {
     absl::StrAppendFormat(&cmd, " --final-noise-sigma %g", f.dp.final_noise_sigma);
   }
   if (f.dp.vocab_epsilon > 0) {
+    const bool delta_given =
+        f.dp.vocab_delta_option != nullptr && f.dp.vocab_delta_option->count() > 0;
+    const double vocab_delta = f.dp.epsilon != 0 && !delta_given ? f.dp.delta / 2 : f.dp.vocab_delta;
     absl::StrAppendFormat(&cmd, " --dp-vocab-epsilon %g --dp-vocab-delta %g --dp-vocab-max-terms %d",
-                          f.dp.vocab_epsilon, f.dp.vocab_delta, f.dp.vocab_max_terms);
+                          f.dp.vocab_epsilon, vocab_delta, f.dp.vocab_max_terms);
+  }
+  if (f.dp.epsilon != 0) {
+    absl::StrAppendFormat(&cmd,
+                          " --dp-epsilon %g --dp-delta %g --dp-max-tokens %d --dp-max-term-count "
+                          "%d --dp-noisy-iterations %d",
+                          f.dp.epsilon, f.dp.delta, f.dp.max_tokens, f.dp.max_per_term,
+                          f.dp.noisy_iterations);
   }
   if (f.online_only) cmd += " --online";
   if (f.offline_only) cmd += " --offline";
@@ -109,7 +121,7 @@ absl::StatusOr<std::unique_ptr<privacy::ShadowTrainer>> MakeTrainer(
                    privacy::GibbsShadowTrainer::Create(training));
   if (!dp.enabled()) return std::unique_ptr<privacy::ShadowTrainer>(std::move(gibbs));
   ASSIGN_OR_RETURN(std::unique_ptr<privacy::DpShadowTrainer> wrapped,
-                   privacy::DpShadowTrainer::Create(std::move(gibbs), dp));
+                   privacy::DpShadowTrainer::Create(std::move(gibbs), dp, training));
   return std::unique_ptr<privacy::ShadowTrainer>(std::move(wrapped));
 }
 
@@ -123,7 +135,11 @@ absl::Status RunAudit(const AuditFlags& f, const GlobalFlags& g) {
   ASSIGN_OR_RETURN(options.lira.variance, privacy::ParseVarianceMode(f.variance));
   RETURN_IF_ERROR(privacy::ValidateAuditOptions(options));
   ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input));
-  ASSIGN_OR_RETURN(std::unique_ptr<privacy::ShadowTrainer> trainer, MakeTrainer(f.training, dp));
+  privacy::GibbsTrainingOptions training = f.training;
+  ASSIGN_OR_RETURN(training.sampler,
+                   SamplerForDp(f.training.sampler,
+                                f.sampler_option != nullptr && f.sampler_option->count() > 0, dp));
+  ASSIGN_OR_RETURN(std::unique_ptr<privacy::ShadowTrainer> trainer, MakeTrainer(training, dp));
   const InputFlags input = InputFlagsForDp(f.input, dp, g.quiet);
   ASSIGN_OR_RETURN(AuditCorpus data, LoadAuditCorpus(input, g.quiet));
   RETURN_IF_ERROR(privacy::ValidateAuditRequest(data.corpus.num_documents(), options));
@@ -181,7 +197,7 @@ void AddAuditCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
   app->add_option("--iterations,-n", flags->training.iterations, "Gibbs iterations per model")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000000));
-  app->add_option("--sampler", flags->training.sampler, "standard or batched (as in the real run)")
+  flags->sampler_option = app->add_option("--sampler", flags->training.sampler, "standard or batched (as in the real run)")
       ->capture_default_str()
       ->check(CLI::IsMember({"standard", "batched"}));
   app->add_option("--alpha", s.alpha, "Document-topic Dirichlet prior")

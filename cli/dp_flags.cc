@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -13,32 +14,6 @@
 
 namespace pplda::cli {
 namespace {
-
-// The error for the removed --dp-epsilon / --dp-delta, with the
-// --final-noise-sigma that gives the same noise when it can be computed.
-absl::Status RemovedDpEpsilonError(const DpFlags& dp, const InputFlags& input) {
-  std::string same;
-  const double delta = dp.removed_delta > 0 ? dp.removed_delta : 1e-5;
-  if (dp.removed_epsilon > 0 && input.preprocess.max_tokens_per_doc > 0) {
-    absl::StatusOr<double> sigma = privacy::NominalSigmaForEpsilon(
-        input.preprocess.max_tokens_per_doc, dp.removed_epsilon, delta);
-    if (sigma.ok()) {
-      same = absl::StrFormat(" (--final-noise-sigma %.4g is the noise --dp-epsilon %g "
-                             "--dp-delta %g --max-tokens %d added)",
-                             *sigma, dp.removed_epsilon, delta,
-                             input.preprocess.max_tokens_per_doc);
-    }
-  }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "--dp-epsilon and --dp-delta were removed: they added noise once to the final Gibbs "
-      "counts and claimed (epsilon, delta)-DP for them, which that noise does not give (the "
-      "final counts of a Gibbs chain depend on every document through the chain, so their "
-      "sensitivity is unbounded). The same noise, with no guarantee claimed, is "
-      "--final-noise-sigma S",
-      same,
-      "; --dp-vocab-epsilon gives a DP vocabulary. DP training for the whole run is not built "
-      "yet (docs/privacy.md)"));
-}
 
 lda::InputFormat ResolvedFormat(const InputFlags& input) {
   absl::StatusOr<lda::InputFormat> format = lda::ParseInputFormat(input.format);
@@ -59,9 +34,12 @@ void AddDpFlags(CLI::App* app, DpFlags* f) {
                   "terms only (not the counts); replaces --min-df/--max-df (0 = off)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1000.0));
-  app->add_option("--dp-vocab-delta", f->vocab_delta, "delta of the DP vocabulary selection")
-      ->capture_default_str()
-      ->check(CLI::Range(1e-300, 0.4999));
+  f->vocab_delta_option =
+      app->add_option("--dp-vocab-delta", f->vocab_delta,
+                      "delta of the DP vocabulary selection (with --dp-epsilon: half of "
+                      "--dp-delta unless given)")
+          ->capture_default_str()
+          ->check(CLI::Range(1e-300, 0.4999));
   app->add_option("--dp-vocab-max-terms", f->vocab_max_terms,
                   "Distinct terms each document contributes to the DP vocabulary (its most "
                   "frequent)")
@@ -73,17 +51,54 @@ void AddDpFlags(CLI::App* app, DpFlags* f) {
                   "stored; 0 = off)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1099511627776.0));
-  app->add_option("--dp-epsilon", f->removed_epsilon,
-                  "Removed (it claimed a DP guarantee the final-count noise does not give): an "
-                  "error that names the replacement")
-      ->group("");  // hidden from --help
-  app->add_option("--dp-delta", f->removed_delta, "Removed with --dp-epsilon")->group("");
+  f->epsilon_option = app->add_option("--dp-epsilon", f->epsilon,
+                  "DP training for the whole run: the run's epsilon, DP vocabulary included "
+                  "(noise on the counts at every noisy iteration; batched sampler; 0 = off)")
+      ->capture_default_str();
+  f->delta_option = app->add_option("--dp-delta", f->delta,
+                                    "The run's delta with --dp-epsilon, DP vocabulary included")
+                        ->capture_default_str();
+  f->max_tokens_option =
+      app->add_option("--dp-max-tokens", f->max_tokens,
+                      "DP training: each document keeps at most L tokens (its first)")
+          ->capture_default_str();
+  f->max_per_term_option =
+      app->add_option("--dp-max-term-count", f->max_per_term,
+                      "DP training: each document keeps at most c tokens of any one term (L2 "
+                      "sensitivity sqrt(L c))")
+          ->capture_default_str();
+  f->noisy_iterations_option =
+      app->add_option("--dp-noisy-iterations", f->noisy_iterations,
+                      "DP training: how many iterations release noisy counts, spread evenly, "
+                      "the budget split over them; the others reuse the last release (0 = all)")
+          ->capture_default_str();
 }
 
 absl::StatusOr<privacy::DpTrainingOptions> DpOptionsFrom(const DpFlags& dp,
                                                          const InputFlags& input) {
-  if (dp.removed_epsilon != 0 || dp.removed_delta != 0) return RemovedDpEpsilonError(dp, input);
   privacy::DpTrainingOptions options;
+  if (dp.epsilon == 0 && dp.epsilon_option != nullptr && dp.epsilon_option->count() > 0) {
+    return absl::InvalidArgumentError(
+        "the DP training epsilon must be in (0, 1000] (--dp-epsilon), got 0; omit --dp-epsilon "
+        "for a run without DP training");
+  }
+  if (dp.epsilon != 0) {
+    options.counts = privacy::DpCountOptions{
+        dp.epsilon, dp.delta, privacy::DocumentCaps{dp.max_tokens, dp.max_per_term},
+        dp.noisy_iterations};
+  } else {
+    const std::pair<const CLI::Option*, const char*> needs_epsilon[] = {
+        {dp.delta_option, "--dp-delta"},
+        {dp.max_tokens_option, "--dp-max-tokens"},
+        {dp.max_per_term_option, "--dp-max-term-count"},
+        {dp.noisy_iterations_option, "--dp-noisy-iterations"}};
+    for (const auto& [option, name] : needs_epsilon) {
+      if (option != nullptr && option->count() > 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            name, " is an option of DP training, which needs --dp-epsilon (the run's budget)"));
+      }
+    }
+  }
   if (dp.final_noise_sigma > 0) {
     options.final_noise = privacy::FinalCountNoiseOptions{dp.final_noise_sigma};
   }
@@ -99,8 +114,12 @@ absl::StatusOr<privacy::DpTrainingOptions> DpOptionsFrom(const DpFlags& dp,
       return absl::InvalidArgumentError(
           "--dp-vocab-epsilon cannot be combined with --no-preprocess");
     }
+    // With DP training the vocabulary's delta is part of the run's: half of
+    // it unless the user chose one.
+    const bool delta_given = dp.vocab_delta_option != nullptr && dp.vocab_delta_option->count() > 0;
+    const double vocab_delta = options.counts && !delta_given ? dp.delta / 2 : dp.vocab_delta;
     options.vocabulary =
-        privacy::DpVocabularyOptions{dp.vocab_epsilon, dp.vocab_delta, dp.vocab_max_terms};
+        privacy::DpVocabularyOptions{dp.vocab_epsilon, vocab_delta, dp.vocab_max_terms};
   }
   RETURN_IF_ERROR(privacy::ValidateDpTrainingOptions(options));
   return options;
@@ -121,6 +140,19 @@ InputFlags InputFlagsForDp(const InputFlags& input, const privacy::DpTrainingOpt
   return out;
 }
 
+absl::StatusOr<std::string> SamplerForDp(const std::string& kind, bool given,
+                                         const privacy::DpTrainingOptions& options) {
+  if (!options.counts) return kind;
+  if (given && kind != "batched") {
+    return absl::InvalidArgumentError(
+        "--sampler " + kind +
+        " cannot be used with --dp-epsilon: DP training uses the batched sampler (every token "
+        "drawn against the noisy counts of the iteration's start); drop --sampler or pass "
+        "--sampler batched");
+  }
+  return std::string("batched");
+}
+
 privacy::PrivacyUnit PrivacyUnitFor(const InputFlags& input) {
   const bool prepared = lda::IsPreparedCorpusDir(input.input);
   absl::StatusOr<lda::SplitMode> split = lda::ParseSplitMode(input.split);
@@ -137,28 +169,62 @@ void ReportPrivacy(const privacy::DpTrainingOptions& options,
   if (!options.vocabulary) {
     spdlog::warn("the vocabulary of {} is NOT private: it lists terms of the training documents "
                  "as chosen by the preprocessing options, and a rare term can identify a "
-                 "document (--dp-vocab-epsilon selects it with DP)",
+                 "document (--dp-vocab-epsilon selects it with DP), so {} as a whole has no DP "
+                 "guarantee",
+                 model, model);
+  }
+  if (!options.counts) {
+    spdlog::warn("the topic-term counts of {} are NOT differentially private ({}; "
+                 "--dp-epsilon trains them with DP), so {} as a whole has no DP guarantee",
+                 model,
+                 options.final_noise ? "the final-count noise is a heuristic without guarantee"
+                                     : "they are exact",
                  model);
   }
-  spdlog::warn("the topic-term counts of {} are NOT differentially private ({}); no mode of "
-               "pplda makes them DP yet, so {} as a whole has no DP guarantee",
-               model,
-               options.final_noise ? "the final-count noise is a heuristic without guarantee"
-                                   : "they are exact",
-               model);
   // The budget of what was privatised, and only that.
   double epsilon = 0, delta = 0;
   if (accountant != nullptr && !accountant->empty()) {
     epsilon = accountant->epsilon();
     delta = accountant->delta();
+  } else if (accountant == nullptr && options.counts) {
+    epsilon = options.counts->epsilon;  // the budget each model spends (at most)
+    delta = options.counts->delta;
   } else if (accountant == nullptr && options.vocabulary) {
     epsilon = options.vocabulary->epsilon;
     delta = options.vocabulary->delta;
   }
+  const char* each = publishing ? "" : " of each model";
   if (epsilon > 0) {
-    std::printf("differential privacy: (%g, %g)-DP for the vocabulary only (DP set union: the "
-                "list of terms%s); the topic-term counts are NOT covered\n",
-                epsilon, delta, publishing ? "" : " of each model");
+    if (options.counts && options.vocabulary) {
+      std::printf("differential privacy: (%.4g, %g)-DP for %s (DP vocabulary and DP-trained "
+                  "topic-term counts)\n",
+                  epsilon, delta, publishing ? "the whole model" : "each audited model as a whole");
+    } else if (options.counts) {
+      std::printf("differential privacy: (%.4g, %g)-DP for the topic-term counts%s given the "
+                  "vocabulary; the vocabulary is NOT covered\n",
+                  epsilon, delta, each);
+    } else {
+      std::printf("differential privacy: (%g, %g)-DP for the vocabulary only (DP set union: the "
+                  "list of terms%s); the topic-term counts are NOT covered\n",
+                  epsilon, delta, each);
+    }
+    if (options.counts && accountant != nullptr && accountant->zcdp_releases() > 0) {
+      double sigma = 0, rho = 0;
+      int64_t sensitivity_squared = 0;
+      for (const privacy::DpRelease& r : accountant->releases()) {
+        if (!r.rho) continue;
+        sigma = r.parameters.value("sigma", 0.0);
+        sensitivity_squared = r.parameters.value("l2_sensitivity_squared", int64_t{0});
+        rho = *r.rho;
+      }
+      std::printf("DP training: %d noisy iterations, discrete Gaussian sigma %.4g on every "
+                  "count (L2 sensitivity sqrt(%lld): L = %d, c = %d), rho %.4g each, %.4g in "
+                  "all (zCDP), converted by Bun-Steinke Prop. 1.3%s\n",
+                  accountant->zcdp_releases(), sigma, static_cast<long long>(sensitivity_squared),
+                  options.counts->caps.max_tokens, options.counts->caps.max_per_term, rho,
+                  accountant->rho(),
+                  options.vocabulary ? " and added to the vocabulary's (epsilon, delta)" : "");
+    }
     std::printf("%s\n", privacy::PrivacyUnitLine(unit, epsilon, delta).c_str());
   }
   if (options.final_noise) {

@@ -7,10 +7,19 @@
 //       discrete Gaussian noise added once to the final counts: a heuristic
 //       with NO differential-privacy guarantee (privacy/final_count_noise.h);
 //       no epsilon or delta is printed or stored for it;
-//   --dp-epsilon, --dp-delta
-//       removed: they claimed (epsilon, delta)-DP for that same final-count
-//       noise, which does not give it. Still recognised, so that using them
-//       is an error that says why and names the replacement.
+//   --dp-epsilon E [--dp-delta D] [--dp-max-tokens L] [--dp-max-term-count c]
+//   [--dp-noisy-iterations R]
+//       DP training for the whole run (privacy/dp_count_training.h): the
+//       batched sampler draws against noisy counts released at R of the
+//       iterations, documents capped at L tokens and c per term; (E, D) is
+//       the run's budget, the DP vocabulary included (its (E1, D1) is
+//       debited first; without --dp-vocab-delta its delta is D / 2). Needs
+//       the batched sampler (SamplerForDp). These
+//       names used to mean noise added once to the final counts with a
+//       false (epsilon, delta) claim; that mode is --final-noise-sigma now
+//       and claims nothing. --dp-delta, --dp-max-tokens,
+//       --dp-max-term-count and --dp-noisy-iterations without --dp-epsilon
+//       are an error naming the flag.
 // What they imply for loading the corpus:
 //   - DP vocabulary: raw documents only (a prepared folder's vocabulary was
 //     filtered by document frequency, which is not private), and --min-df /
@@ -39,16 +48,26 @@ struct DpFlags {
   double vocab_epsilon = 0;      // 0 = no DP vocabulary selection
   double vocab_delta = 1e-5;
   int vocab_max_terms = 20;
-  // The removed options: any value given is an error (DpOptionsFrom).
-  double removed_epsilon = 0;
-  double removed_delta = 0;
+  double epsilon = 0;  // 0 = no DP training
+  double delta = 1e-5;
+  int max_tokens = 50;     // L
+  int max_per_term = 5;    // c
+  int noisy_iterations = 0;  // 0 = every iteration
+  // Set by AddDpFlags: whether the training options were given (they need
+  // --dp-epsilon).
+  const CLI::Option* epsilon_option = nullptr;
+  const CLI::Option* delta_option = nullptr;
+  const CLI::Option* vocab_delta_option = nullptr;
+  const CLI::Option* max_tokens_option = nullptr;
+  const CLI::Option* max_per_term_option = nullptr;
+  const CLI::Option* noisy_iterations_option = nullptr;
 };
 
 void AddDpFlags(CLI::App* app, DpFlags* flags);
 
 // The options the flags ask for (InvalidArgument naming the flag when they
 // conflict with the input flags, e.g. --dp-vocab-epsilon with a prepared
-// folder, or when a removed option is used).
+// folder, or a DP training option is given without --dp-epsilon).
 absl::StatusOr<privacy::DpTrainingOptions> DpOptionsFrom(const DpFlags& dp,
                                                          const InputFlags& input);
 
@@ -57,16 +76,24 @@ absl::StatusOr<privacy::DpTrainingOptions> DpOptionsFrom(const DpFlags& dp,
 InputFlags InputFlagsForDp(const InputFlags& input, const privacy::DpTrainingOptions& options,
                            bool quiet);
 
+// The sampler to train with: `kind` unless DP training is on, then
+// "batched" (InvalidArgument naming --sampler when `given` and not batched:
+// DP training needs every token drawn against the iteration's start counts).
+absl::StatusOr<std::string> SamplerForDp(const std::string& kind, bool given,
+                                         const privacy::DpTrainingOptions& options);
+
 // The privacy unit of documents loaded with `input`.
 privacy::PrivacyUnit PrivacyUnitFor(const InputFlags& input);
 
 // Tells the user what the privacy options give, when any is set:
 // warnings (spdlog, stderr, shown even with --quiet) when the vocabulary is
 // not private and when the counts are not private; on stdout, the budget of
-// what was privatised only (the vocabulary, from `accountant`; nothing when
-// it is empty or null), labelled with what it covers, and the privacy unit
-// with the group-privacy bound for a whole file; the final-count noise with
-// the statement that it has no DP guarantee. `publishing` is true for
+// what was privatised only (from `accountant`, or from the options when it
+// is null; nothing when nothing DP was released), labelled with what it
+// covers (the whole model, the counts given the vocabulary, or the
+// vocabulary only), the noise of DP training, and the privacy unit with the
+// group-privacy bound for a whole file; the final-count noise with the
+// statement that it has no DP guarantee. `publishing` is true for
 // `pplda train` (a model is released) and false for the audit (nothing is
 // released: the line says the budget applies to each model).
 void ReportPrivacy(const privacy::DpTrainingOptions& options,

@@ -2,9 +2,12 @@
 // samplers on a prepared folder or raw documents, writes the model JSON and,
 // when the input has a test set, reports held-out perplexity and coherence.
 // With the privacy flags (cli/dp_flags.h) the vocabulary can be chosen by DP
-// set union (a DP release of the list of terms, whose budget the model
-// records with what it covers and the privacy unit) and the final counts can
-// carry heuristic noise (no DP guarantee, no budget); the model file of such
+// set union (a DP release of the list of terms), the counts trained with DP
+// for the whole run (--dp-epsilon: noisy counts at every noisy iteration,
+// privacy/dp_count_training.h; the accountant, with the run's budget, is
+// debited by every release), and the final counts can carry heuristic
+// noise (no DP guarantee, no budget). The model records the budget with
+// what it covers, the mechanism and the privacy unit; the model file of such
 // a run holds no exact statistic of the documents.
 #include <chrono>
 #include <memory>
@@ -36,6 +39,8 @@ struct TrainFlags {
   int eval_sweeps = 50;
   bool no_evaluate = false;
   DpFlags dp;
+  const CLI::Option* sampler_option = nullptr;
+  const CLI::Option* seed_option = nullptr;
 };
 
 // The training corpus, and a held-out one when the input was prepared.
@@ -58,18 +63,25 @@ absl::StatusOr<TrainingData> LoadTrainingData(const InputFlags& f, bool quiet) {
   return data;
 }
 
-// DP vocabulary selection before training (OS CSPRNG noise).
+// DP vocabulary selection and the DP caps before training (OS CSPRNG noise).
 absl::Status PrepareForDp(const privacy::DpTrainingOptions& dp, crypto::SecureRng& rng,
                           bool quiet, TrainingData* data, privacy::PrivacyAccountant* accountant) {
-  if (!dp.vocabulary) return absl::OkStatus();
+  if (!dp.vocabulary && !dp.counts) return absl::OkStatus();
   ASSIGN_OR_RETURN(privacy::DpTrainingCorpus prepared,
                    privacy::PrepareDpTrainingCorpus(data->train, dp, rng, accountant));
   if (!quiet) {
     // Exact figures for the operator only; the model file does not hold them.
-    spdlog::info("DP vocabulary: kept {} of the {} terms some document contributed; {} "
-                 "documents left without tokens dropped",
-                 prepared.corpus.vocabulary.size(), prepared.candidate_terms,
-                 prepared.dropped_documents);
+    if (dp.vocabulary) {
+      spdlog::info("DP vocabulary: kept {} of the {} terms some document contributed; {} "
+                   "documents left without tokens dropped",
+                   prepared.corpus.vocabulary.size(), prepared.candidate_terms,
+                   prepared.dropped_documents);
+    }
+    if (dp.counts) {
+      spdlog::info("DP caps (L = {}, c = {}) shortened {} of {} documents",
+                   dp.counts->caps.max_tokens, dp.counts->caps.max_per_term,
+                   prepared.capped_documents, prepared.corpus.num_documents());
+    }
   }
   data->train = std::move(prepared.corpus);
   data->corpus_info["train_documents"] = data->train.num_documents();
@@ -92,25 +104,66 @@ nlohmann::json DpCorpusInfo(const InputFlags& f, const nlohmann::json& loaded_in
   return info;
 }
 
+// DP training for the whole run: the model is the last noisy release.
+absl::StatusOr<lda::LdaModel> TrainWithDp(const TrainFlags& f, const GlobalFlags& g,
+                                          const privacy::DpTrainingOptions& dp,
+                                          const TrainingData& data, crypto::SecureRng& rng,
+                                          privacy::PrivacyAccountant* accountant,
+                                          nlohmann::json* mechanism) {
+  if (f.seed_option != nullptr && f.seed_option->count() > 0) {
+    spdlog::warn("--seed is not used with --dp-epsilon: the Gibbs draws of DP training must be "
+                 "unpredictable, so their seed is drawn from the OS CSPRNG and not recorded");
+  }
+  ProgressReporter progress("train (DP)", f.iterations, "iterations", g.progress_mode());
+  ASSIGN_OR_RETURN(privacy::DpCountTraining trained,
+                   privacy::TrainWithNoisyCounts(
+                       data.train, f.sampler, f.iterations, *dp.counts, rng, accountant,
+                       [&progress](int done) { progress.Update(done, "noisy counts"); }));
+  progress.Finish("noisy counts");
+  if (!g.quiet) {
+    // Exact figure for the operator only; the model file does not hold it.
+    spdlog::info("DP training: {} of the last release's cells were negative and set to 0",
+                 trained.clamped_cells_last);
+  }
+  *mechanism = privacy::DescribeDpCountTraining(*dp.counts, f.iterations, trained.noise);
+  return std::move(trained.model);
+}
+
 absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
   ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input));
+  ASSIGN_OR_RETURN(const std::string sampler_kind,
+                   SamplerForDp(f.sampler_kind,
+                                f.sampler_option != nullptr && f.sampler_option->count() > 0, dp));
+  if (dp.counts) {
+    RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp.counts, f.iterations));
+    if (!f.mixtures_out.empty()) {
+      return absl::InvalidArgumentError(
+          "--mixtures cannot be used with --dp-epsilon: it would write each training "
+          "document's exact topic mixture, which DP training does not release");
+    }
+  }
   const InputFlags input = InputFlagsForDp(f.input, dp, g.quiet);
   ASSIGN_OR_RETURN(TrainingData data, LoadTrainingData(input, g.quiet));
   crypto::SodiumRng noise_rng;
-  privacy::PrivacyAccountant accountant;
+  ASSIGN_OR_RETURN(privacy::PrivacyAccountant accountant, privacy::MakeDpAccountant(dp));
   RETURN_IF_ERROR(PrepareForDp(dp, noise_rng, g.quiet, &data, &accountant));
   if (!g.quiet) {
-    spdlog::info("training {} sampler: {} documents, {} tokens, {} terms, K={}, {} iterations",
-                 f.sampler_kind, data.train.num_documents(), data.train.num_tokens(),
-                 data.train.vocabulary.size(), f.sampler.num_topics, f.iterations);
+    spdlog::info("training {} sampler{}: {} documents, {} tokens, {} terms, K={}, {} iterations",
+                 sampler_kind, dp.counts ? " with DP" : "", data.train.num_documents(),
+                 data.train.num_tokens(), data.train.vocabulary.size(), f.sampler.num_topics,
+                 f.iterations);
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<lda::LdaSampler> sampler,
-                   lda::CreateSampler(f.sampler_kind, data.train, f.sampler));
   auto start = std::chrono::steady_clock::now();
-  nlohmann::json trace = nlohmann::json::array();
   const double tokens = static_cast<double>(data.train.num_tokens());
-  const int trace_every = std::max(1, f.iterations / 20);
-  {
+  nlohmann::json trace = nlohmann::json::array();
+  nlohmann::json mechanism = nullptr;
+  std::unique_ptr<lda::LdaSampler> sampler;
+  lda::LdaModel model;
+  if (dp.counts) {
+    ASSIGN_OR_RETURN(model, TrainWithDp(f, g, dp, data, noise_rng, &accountant, &mechanism));
+  } else {
+    ASSIGN_OR_RETURN(sampler, lda::CreateSampler(sampler_kind, data.train, f.sampler));
+    const int trace_every = std::max(1, f.iterations / 20);
     ProgressReporter progress("train", f.iterations, "iterations", g.progress_mode());
     std::string detail;
     for (int it = 1; it <= f.iterations; ++it) {
@@ -123,25 +176,27 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
       progress.Update(it, detail);
     }
     progress.Finish(detail);
+    model = sampler->Model();
   }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  lda::LdaModel model = sampler->Model();
   ASSIGN_OR_RETURN(std::optional<privacy::FinalCountNoise> noise,
                    privacy::ApplyFinalCountNoise(dp, noise_rng, &model));
   if (dp.enabled()) {
     // Parameters only: no document or token count, timing or trace (each is
     // an exact statistic of the documents).
     model.metadata = nlohmann::json::object();
-    const nlohmann::json training = {{"mode", "plaintext"},
-                                     {"sampler", f.sampler_kind},
-                                     {"iterations", f.iterations},
-                                     {"seed", f.sampler.seed},
-                                     {"threads", f.sampler.threads}};
+    const nlohmann::json training = {
+        {"mode", "plaintext"},
+        {"sampler", sampler_kind},
+        {"iterations", f.iterations},
+        {"seed", dp.counts ? nlohmann::json("secret (DP training: drawn from the OS CSPRNG)")
+                           : nlohmann::json(f.sampler.seed)},
+        {"threads", f.sampler.threads}};
     AddStandardMetadata(&model.metadata, training, DpCorpusInfo(input, data.corpus_info));
     const privacy::PrivacyUnit unit = PrivacyUnitFor(input);
-    model.metadata["privacy"] = privacy::DpPrivacyStatement(dp, accountant, unit, noise);
+    model.metadata["privacy"] = privacy::DpPrivacyStatement(dp, accountant, unit, noise, mechanism);
     ReportPrivacy(dp, &accountant, unit, /*publishing=*/true);
     if (!f.mixtures_out.empty()) {
       spdlog::warn("{} holds each training document's exact topic mixture: no privacy option "
@@ -150,7 +205,7 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
     }
   } else {
     nlohmann::json training = {{"mode", "plaintext"},
-                               {"sampler", f.sampler_kind},
+                               {"sampler", sampler_kind},
                                {"iterations", f.iterations},
                                {"seed", f.sampler.seed},
                                {"threads", f.sampler.threads},
@@ -181,7 +236,7 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
     }
   }
   RETURN_IF_ERROR(lda::WriteModelFile(model, f.out));
-  if (!f.mixtures_out.empty()) {
+  if (!f.mixtures_out.empty() && sampler != nullptr) {
     RETURN_IF_ERROR(
         WriteTopicMixturesCsv(sampler->DocumentTopicMixtures(), data.train, f.mixtures_out));
   }
@@ -203,7 +258,7 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
   app->add_option("--iterations,-n", flags->iterations, "Gibbs iterations")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000000));
-  app->add_option("--sampler", flags->sampler_kind,
+  flags->sampler_option = app->add_option("--sampler", flags->sampler_kind,
                   "standard (sequential collapsed Gibbs) or batched (the secure protocol's twin)")
       ->capture_default_str()
       ->check(CLI::IsMember({"standard", "batched"}));
@@ -213,8 +268,10 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
   app->add_option("--beta", flags->sampler.beta, "Topic-term Dirichlet prior")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  app->add_option("--seed", flags->sampler.seed, "Random seed (runs are deterministic given "
-                                                 "the seed and the thread count)")
+  flags->seed_option = app->add_option("--seed", flags->sampler.seed,
+                                       "Random seed (runs are deterministic given the seed and "
+                                       "the thread count; not used by DP training, whose draws "
+                                       "are seeded secretly)")
       ->capture_default_str();
   app->add_option("--threads", flags->sampler.threads, "Threads (0 = all cores)")
       ->capture_default_str()

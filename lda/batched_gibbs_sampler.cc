@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "lda/random.h"
 
@@ -49,8 +50,9 @@ class BatchedDocumentSampler {
   int Draw(TermId t, int z, const int32_t* ndk, Rng& rng) {
     if (k_ == 1) return 0;
     const int32_t* row = counts_.row(t);
-    const double w_self = (row[z] - 1 + beta_) * (ndk[z] - 1 + alpha_) /
-                          (static_cast<double>(totals_[z]) - 1 + v_beta_);
+    // Clamped at 0: exact counts hold z_i itself (>= 1), draw counts need not.
+    const double w_self = (std::max(row[z] - 1, 0) + beta_) * (ndk[z] - 1 + alpha_) /
+                          (static_cast<double>(std::max<int64_t>(totals_[z] - 1, 0)) + v_beta_);
     const std::span<const int32_t> topics = counts_.nonzero_topics(t);
     double q = 0;
     for (size_t j = 0; j < topics.size(); ++j) {
@@ -145,7 +147,7 @@ std::string_view BatchedGibbsSampler::parallel_scheme() const {
 void BatchedGibbsSampler::SampleDocuments(size_t begin, size_t end,
                                           const std::vector<double>& denom_inv,
                                           double s_total) {
-  BatchedDocumentSampler sampler(state_.term_topic, state_.topic_totals, denom_inv, s_total,
+  BatchedDocumentSampler sampler(draw_counts(), draw_totals(), denom_inv, s_total,
                                  options_.alpha, options_.beta);
   for (size_t m = begin; m < end; ++m) {
     const int32_t doc = static_cast<int32_t>(m);
@@ -202,8 +204,9 @@ void BatchedGibbsSampler::RunIteration() {
   const double v_beta = state_.num_terms * options_.beta;
   std::vector<double> denom_inv(k_topics);
   double s_total = 0;
+  const std::vector<int64_t>& totals = draw_totals();
   for (int k = 0; k < k_topics; ++k) {
-    denom_inv[k] = 1.0 / (static_cast<double>(state_.topic_totals[k]) + v_beta);
+    denom_inv[k] = 1.0 / (static_cast<double>(totals[k]) + v_beta);
     s_total += options_.alpha * options_.beta * denom_inv[k];
   }
   previous_z_ = state_.z;
@@ -226,17 +229,51 @@ std::vector<double> BatchedGibbsSampler::TokenConditional(int doc, int pos) cons
   const TermId t = state_.tokens[doc][pos];
   const int z = state_.z[doc][pos];
   const int32_t* ndk = state_.doc_row(doc);
+  const TermTopicCounts& counts = draw_counts();
+  const std::vector<int64_t>& totals = draw_totals();
   std::vector<double> p(k_topics);
   double total = 0;
   for (int k = 0; k < k_topics; ++k) {
     const int self = k == z ? 1 : 0;
-    p[k] = (state_.term_topic.count(t, k) - self + options_.beta) *
+    p[k] = (std::max(counts.count(t, k) - self, 0) + options_.beta) *
            (ndk[k] - self + options_.alpha) /
-           (static_cast<double>(state_.topic_totals[k]) - self + v_beta);
+           (static_cast<double>(std::max<int64_t>(totals[k] - self, 0)) + v_beta);
     total += p[k];
   }
   for (double& x : p) x /= total;
   return p;
+}
+
+absl::Status BatchedGibbsSampler::SetDrawCounts(std::vector<int32_t> term_major_counts) {
+  const int k_topics = state_.num_topics;
+  const size_t cells = static_cast<size_t>(state_.num_terms) * static_cast<size_t>(k_topics);
+  if (term_major_counts.size() != cells) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "draw counts must have V * K = %d * %d entries, got %d", state_.num_terms, k_topics,
+        term_major_counts.size()));
+  }
+  for (size_t i = 0; i < cells; ++i) {
+    if (term_major_counts[i] < 0) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "draw count of term %d, topic %d is negative (%d)", i / k_topics, i % k_topics,
+          term_major_counts[i]));
+    }
+  }
+  // Every topic may be non-zero for every term: list capacity K.
+  draw_counts_ = TermTopicCounts(
+      k_topics, std::vector<int32_t>(static_cast<size_t>(state_.num_terms), k_topics));
+  draw_totals_.assign(static_cast<size_t>(k_topics), 0);
+  for (TermId t = 0; t < state_.num_terms; ++t) {
+    int32_t* row = draw_counts_.mutable_row(t);
+    const int32_t* from = &term_major_counts[static_cast<size_t>(t) * k_topics];
+    for (int k = 0; k < k_topics; ++k) {
+      row[k] = from[k];
+      draw_totals_[k] += from[k];
+    }
+  }
+  draw_counts_.RebuildNonzeroLists(0, state_.num_terms);
+  has_draw_counts_ = true;
+  return absl::OkStatus();
 }
 
 }  // namespace pplda::lda

@@ -19,6 +19,17 @@
 // document m in iteration j use stream (j, m) of the seed, so the run is
 // identical for every thread count.
 //
+// Draw counts (the hook for differentially private training,
+// privacy/dp_count_training.h): after SetDrawCounts(c), every iteration
+// draws against the global counts c (term-major V x K, entries >= 0) and
+// topic totals n_k = sum_t c(t, k) derived from them, instead of the exact
+// counts of z, until the next SetDrawCounts. The document's own counts
+// n_m(k) and its own assignment z_i stay exact (they are its own data), and
+// the self-removal is clamped: (max(c(t, k) - [k = z_i], 0) + beta) and
+// (max(n_k - [k = z_i], 0) + V beta), so that weights stay non-negative.
+// The exact counts of z are still maintained (state()) for the caller that
+// noises them; Model() returns them, NOT the draw counts.
+//
 // Thread-safety: see LdaSampler.
 #ifndef PPLDA_LDA_BATCHED_GIBBS_SAMPLER_H_
 #define PPLDA_LDA_BATCHED_GIBBS_SAMPLER_H_
@@ -45,9 +56,16 @@ class BatchedGibbsSampler : public LdaSampler {
   std::string_view kind() const override { return "batched"; }
 
   // The normalised distribution above for token `pos` of document `doc` in
-  // the current state (what the next RunIteration() draws from), computed
-  // directly in O(K). Requires doc and pos in range.
+  // the current state (what the next RunIteration() draws from, against the
+  // draw counts when set), computed directly in O(K). Requires doc and pos
+  // in range.
   std::vector<double> TokenConditional(int doc, int pos) const;
+
+  // Draw against `term_major_counts` (V x K, entry t * K + k) from the next
+  // iteration on (see the header comment). InvalidArgument when the size is
+  // not V * K or an entry is negative.
+  absl::Status SetDrawCounts(std::vector<int32_t> term_major_counts);
+  bool has_draw_counts() const { return has_draw_counts_; }
 
  private:
   BatchedGibbsSampler(const Corpus& corpus, const SamplerOptions& options, GibbsState state);
@@ -65,7 +83,19 @@ class BatchedGibbsSampler : public LdaSampler {
   // changes are added to total_deltas.
   void UpdateTopicTermCounts(TermId first, TermId last, std::vector<int64_t>& total_deltas);
 
+  // The counts and totals the draws read: the draw counts when set, else
+  // the exact ones.
+  const TermTopicCounts& draw_counts() const {
+    return has_draw_counts_ ? draw_counts_ : state_.term_topic;
+  }
+  const std::vector<int64_t>& draw_totals() const {
+    return has_draw_counts_ ? draw_totals_ : state_.topic_totals;
+  }
+
   std::vector<std::vector<int>> previous_z_;
+  bool has_draw_counts_ = false;
+  TermTopicCounts draw_counts_;
+  std::vector<int64_t> draw_totals_;
 };
 
 }  // namespace pplda::lda

@@ -7,7 +7,9 @@
 // Invariants: for every term t, nonzero_topics(t) holds each k with
 // count(t, k) > 0 exactly once (in no particular order), and no other topic.
 // Counts stay >= 0 and a term's row sums to at most its corpus frequency,
-// which bounds the list's capacity: min(K, frequency(t)).
+// which bounds the list's capacity: min(K, frequency(t)). (A table filled
+// through mutable_row with other counts, such as the batched sampler's
+// noisy draw counts, passes K as every term's frequency: capacity K.)
 //
 // Thread-safety: none; a sampler thread owns its copy (AD-LDA) or all
 // threads only read it (batched sampler).

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <string>
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
@@ -223,16 +224,30 @@ std::string DpSummary(const nlohmann::json& trainer) {
       "these options:";
   const nlohmann::json& vocabulary = it->value("dp_vocabulary", nlohmann::json());
   const nlohmann::json& noise = it->value("final_count_noise", nlohmann::json());
+  const nlohmann::json& training = it->value("dp_training", nlohmann::json());
   if (vocabulary.is_object()) {
     absl::StrAppendFormat(&out,
-                          " vocabulary chosen by DP set union, (%g, %g)-DP for the list of terms "
-                          "only (not for the counts);",
-                          vocabulary["epsilon"].get<double>(), vocabulary["delta"].get<double>());
+                          " vocabulary chosen by DP set union, (%g, %g)-DP for the list of terms%s;",
+                          vocabulary["epsilon"].get<double>(), vocabulary["delta"].get<double>(),
+                          training.is_object() ? " (part of the run's budget below)"
+                                               : " only (not for the counts)");
   } else {
     out += " vocabulary NOT private (chosen by the preprocessing options, the same for every "
            "model);";
   }
-  if (noise.is_object()) {
+  if (training.is_object()) {
+    absl::StrAppendFormat(
+        &out,
+        " counts trained with DP for the whole run (discrete Gaussian noise on the counts at %s "
+        "iterations, documents capped at %d tokens and %d per term), the run (%g, %g)-DP%s;",
+        training.value("noisy_iterations", 0) == 0
+            ? std::string("all")
+            : std::to_string(training.value("noisy_iterations", 0)) + " noisy",
+        training.value("max_tokens_per_document", 0), training.value("max_tokens_per_term", 0),
+        training.value("epsilon", 0.0), training.value("delta", 0.0),
+        vocabulary.is_object() ? " for the whole model"
+                               : " for the counts given the vocabulary");
+  } else if (noise.is_object()) {
     absl::StrAppendFormat(&out,
                           " discrete Gaussian noise of sigma %g added once to the final counts, "
                           "a heuristic with NO differential-privacy guarantee (no epsilon holds "

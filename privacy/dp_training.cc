@@ -13,7 +13,28 @@ namespace pplda::privacy {
 absl::Status ValidateDpTrainingOptions(const DpTrainingOptions& options) {
   if (options.vocabulary) RETURN_IF_ERROR(ValidateDpVocabularyOptions(*options.vocabulary));
   if (options.final_noise) RETURN_IF_ERROR(ValidateFinalCountNoiseOptions(*options.final_noise));
+  if (options.counts) {
+    RETURN_IF_ERROR(ValidateDpCountBudget(*options.counts));
+    if (options.final_noise) {
+      return absl::InvalidArgumentError(
+          "--final-noise-sigma cannot be combined with --dp-epsilon: DP training already "
+          "noises the counts at every noisy iteration");
+    }
+    if (options.vocabulary && (options.vocabulary->epsilon >= options.counts->epsilon ||
+                               options.vocabulary->delta >= options.counts->delta)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "--dp-epsilon %g and --dp-delta %g are the whole run's budget, vocabulary included: "
+          "--dp-vocab-epsilon (%g) and --dp-vocab-delta (%g) must be below them",
+          options.counts->epsilon, options.counts->delta, options.vocabulary->epsilon,
+          options.vocabulary->delta));
+    }
+  }
   return absl::OkStatus();
+}
+
+absl::StatusOr<PrivacyAccountant> MakeDpAccountant(const DpTrainingOptions& options) {
+  if (!options.counts) return PrivacyAccountant();
+  return PrivacyAccountant::WithBudget(options.counts->epsilon, options.counts->delta);
 }
 
 absl::StatusOr<DpTrainingCorpus> PrepareDpTrainingCorpus(const lda::Corpus& corpus,
@@ -23,7 +44,9 @@ absl::StatusOr<DpTrainingCorpus> PrepareDpTrainingCorpus(const lda::Corpus& corp
   RETURN_IF_ERROR(ValidateDpTrainingOptions(options));
   DpTrainingCorpus out;
   if (!options.vocabulary) {
-    out.corpus = corpus;
+    out.corpus = options.counts
+                     ? CapDocuments(corpus, options.counts->caps, &out.capped_documents)
+                     : corpus;
     return out;
   }
   ASSIGN_OR_RETURN(DpVocabularySelection selection,
@@ -40,9 +63,12 @@ absl::StatusOr<DpTrainingCorpus> PrepareDpTrainingCorpus(const lda::Corpus& corp
   std::sort(terms.begin(), terms.end(), [&](lda::TermId a, lda::TermId b) {
     return corpus.vocabulary.term(a) < corpus.vocabulary.term(b);
   });
+  RETURN_IF_ERROR(accountant->Record(selection.Release()));
   out.corpus = RestrictToTerms(corpus, terms, &out.dropped_documents);
   out.candidate_terms = selection.candidate_terms;
-  accountant->Record(selection.Release());
+  if (options.counts) {
+    out.corpus = CapDocuments(out.corpus, options.counts->caps, &out.capped_documents);
+  }
   return out;
 }
 
@@ -54,7 +80,17 @@ absl::StatusOr<std::optional<FinalCountNoise>> ApplyFinalCountNoise(
 }
 
 nlohmann::json DescribeDpOptions(const DpTrainingOptions& options) {
-  nlohmann::json out = {{"dp_vocabulary", nullptr}, {"final_count_noise", nullptr}};
+  nlohmann::json out = {
+      {"dp_vocabulary", nullptr}, {"final_count_noise", nullptr}, {"dp_training", nullptr}};
+  if (options.counts) {
+    const DpCountOptions& c = *options.counts;
+    out["dp_training"] = {{"epsilon", c.epsilon},
+                          {"delta", c.delta},
+                          {"max_tokens_per_document", c.caps.max_tokens},
+                          {"max_tokens_per_term", c.caps.max_per_term},
+                          {"noisy_iterations", c.noisy_iterations},
+                          {"mechanism", kDpCountMechanism}};
+  }
   if (options.vocabulary) {
     const DpVocabularyOptions& v = *options.vocabulary;
     out["dp_vocabulary"] = {{"epsilon", v.epsilon},
@@ -73,9 +109,34 @@ namespace {
 
 std::string LeakageStatement(const DpTrainingOptions& options, const PrivacyAccountant& accountant,
                              const PrivacyUnit& unit) {
-  std::string s =
-      "Trained in plaintext by one party on its own documents. The model as a whole has NO "
-      "differential-privacy guarantee: ";
+  std::string s = "Trained in plaintext by one party on its own documents. ";
+  if (options.counts) {
+    const std::string budget =
+        absl::StrFormat("(%g, %g)-DP", accountant.epsilon(), accountant.delta());
+    s += absl::StrFormat(
+        "Its topic-term counts were trained with DP for the whole run: the last of %d noisy "
+        "releases of the counts (discrete Gaussian noise at each noisy iteration, documents "
+        "capped at %d tokens and %d per term, negative noisy counts clamped to 0). ",
+        accountant.zcdp_releases(), options.counts->caps.max_tokens,
+        options.counts->caps.max_per_term);
+    if (options.vocabulary) {
+      s += absl::StrFormat(
+          "With the DP vocabulary (DP set union) the model as a whole is %s with one %s as the "
+          "unit (%s); ",
+          budget, unit.name, unit.description);
+    } else {
+      s += absl::StrFormat(
+          "The counts are %s given the vocabulary, with one %s as the unit (%s), but the "
+          "vocabulary is NOT private: it lists terms of the training documents as chosen by "
+          "the preprocessing options, so the model as a whole has NO differential-privacy "
+          "guarantee. ",
+          budget, unit.name, unit.description);
+    }
+    s += "Exact statistics of the documents (document and token counts, corpus statistics, "
+         "the likelihood trace, evaluation figures) are left out of this file.";
+    return s;
+  }
+  s += "The model as a whole has NO differential-privacy guarantee: ";
   if (options.final_noise) {
     s += absl::StrFormat(
         "its topic-term counts are the final Gibbs counts with discrete Gaussian noise of sigma "
@@ -103,20 +164,26 @@ std::string LeakageStatement(const DpTrainingOptions& options, const PrivacyAcco
 
 nlohmann::json DpPrivacyStatement(const DpTrainingOptions& options,
                                   const PrivacyAccountant& accountant, const PrivacyUnit& unit,
-                                  const std::optional<FinalCountNoise>& noise) {
+                                  const std::optional<FinalCountNoise>& noise,
+                                  const nlohmann::json& training) {
   nlohmann::json dp = nullptr;
   if (!accountant.empty()) {
     dp = accountant.ToJson();
-    dp["covers"] = kVocabularyOnlyCoverage;
+    dp["covers"] = options.counts ? (options.vocabulary ? kWholeModelCoverage
+                                                        : kCountsOnlyCoverage)
+                                  : kVocabularyOnlyCoverage;
     dp["privacy_unit"] = PrivacyUnitJson(unit, accountant.epsilon(), accountant.delta());
   }
+  const bool model_private = options.model_private() && accountant.zcdp_releases() > 0;
   return {{"setting", "plaintext"},
           {"leakage", LeakageStatement(options, accountant, unit)},
-          {"model_differentially_private", false},
-          {"epsilon", nullptr},
-          {"delta", nullptr},
+          {"model_differentially_private", model_private},
+          {"epsilon", model_private ? nlohmann::json(accountant.epsilon()) : nlohmann::json()},
+          {"delta", model_private ? nlohmann::json(accountant.delta()) : nlohmann::json()},
           {"differential_privacy", dp},
           {"vocabulary_private", options.vocabulary.has_value()},
+          {"counts_private", options.counts.has_value()},
+          {"dp_training", training},
           {"final_count_noise", noise ? noise->Describe() : nlohmann::json(nullptr)},
           {"exact_statistics",
            "left out: a DP run's model file holds no document or token count, corpus "

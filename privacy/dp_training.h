@@ -1,23 +1,29 @@
 // The privacy options of a plaintext training run and the pipeline around
 // the trainer, shared by `pplda train` and the audit's shadow models (so the
 // audit attacks exactly what would be published), after the fully DP topic
-// model of Manzonelli et al. (Algorithm 1) in its first step only:
+// model of Manzonelli et al. (Algorithm 1):
 //
+//   MakeDpAccountant: with options.counts, an accountant with the run's
+//     budget (--dp-epsilon, --dp-delta), which every release debits.
 //   PrepareDpTrainingCorpus: DP vocabulary selection (when
 //     options.vocabulary), a sound (epsilon, delta)-DP release of the list
 //     of terms (privacy/dp_vocabulary.h), recorded in the accountant, and
-//     the corpus restricted to the selected terms.
-//   (the caller trains on the returned corpus: NOT a DP mechanism)
+//     the corpus restricted to the selected terms; with options.counts the
+//     documents are then capped (privacy/document_caps.h).
+//   training: with options.counts, DP training for the whole run
+//     (privacy/dp_count_training.h), every noisy iteration recorded in the
+//     accountant; without, the plain samplers (NOT a DP mechanism).
 //   ApplyFinalCountNoise: heuristic noise on the final counts (when
-//     options.final_noise), privacy/final_count_noise.h. It gives NO
-//     differential-privacy guarantee and is never recorded in the
-//     accountant.
+//     options.final_noise; refused with options.counts),
+//     privacy/final_count_noise.h. It gives NO differential-privacy
+//     guarantee and is never recorded in the accountant.
 //
-// So the accountant's (epsilon, delta) covers the vocabulary only, and no
-// mode of this pipeline makes the model's counts differentially private:
-// DpPrivacyStatement says so, sets the model's own "epsilon" and "delta" to
-// null, and states the privacy unit. DP training for the whole run (noise at
-// every iteration, DESIGN section 6) is not built yet.
+// The model as a whole is DP only with both options.counts and
+// options.vocabulary (without a DP vocabulary its list of terms is chosen by
+// preprocessing from the documents): DpPrivacyStatement then gives the
+// model's "epsilon" and "delta"; otherwise they are null and the statement
+// says what the accountant's budget covers (the counts given the
+// vocabulary, or the vocabulary only), with the privacy unit.
 //
 // The corpus given to PrepareDpTrainingCorpus must not have been filtered by
 // data-dependent rules when the vocabulary is DP (document-frequency bounds
@@ -37,6 +43,8 @@
 #include "lda/corpus.h"
 #include "lda/lda_model.h"
 #include "nlohmann/json.hpp"
+#include "privacy/document_caps.h"
+#include "privacy/dp_count_training.h"
 #include "privacy/dp_vocabulary.h"
 #include "privacy/final_count_noise.h"
 #include "privacy/privacy_accountant.h"
@@ -47,24 +55,38 @@ namespace pplda::privacy {
 struct DpTrainingOptions {
   std::optional<DpVocabularyOptions> vocabulary;      // DP: the list of terms
   std::optional<FinalCountNoiseOptions> final_noise;  // heuristic: no guarantee
+  std::optional<DpCountOptions> counts;               // DP training for the whole run
 
   // Any privacy option at all (the model file then carries no exact
   // statistic of the documents).
-  bool enabled() const { return vocabulary.has_value() || final_noise.has_value(); }
+  bool enabled() const {
+    return vocabulary.has_value() || final_noise.has_value() || counts.has_value();
+  }
+  // The published model as a whole is DP.
+  bool model_private() const { return vocabulary.has_value() && counts.has_value(); }
 };
 
+// The validators of each option, and InvalidArgument naming the flags when
+// counts is combined with final_noise, or the vocabulary's epsilon or delta
+// is not below the run's budget.
 absl::Status ValidateDpTrainingOptions(const DpTrainingOptions& options);
+
+// With options.counts: an accountant with budget (counts->epsilon,
+// counts->delta); else one without a budget.
+absl::StatusOr<PrivacyAccountant> MakeDpAccountant(const DpTrainingOptions& options);
 
 struct DpTrainingCorpus {
   lda::Corpus corpus;
   // Exact figures for the operator's log (never written to a model file):
   int64_t dropped_documents = 0;  // left without tokens by the DP vocabulary
   int64_t candidate_terms = 0;    // terms some document contributed
+  int64_t capped_documents = 0;   // shortened by the DP caps
 };
 
 // With options.vocabulary: selects the DP vocabulary, records its release in
 // *accountant and returns the corpus restricted to it (vocabulary sorted by
-// string). Without: returns the corpus unchanged and records nothing.
+// string). Without: the corpus unchanged, nothing recorded. Then, with
+// options.counts, every document capped by options.counts->caps.
 absl::StatusOr<DpTrainingCorpus> PrepareDpTrainingCorpus(const lda::Corpus& corpus,
                                                          const DpTrainingOptions& options,
                                                          crypto::SecureRng& rng,
@@ -77,24 +99,37 @@ absl::StatusOr<std::optional<FinalCountNoise>> ApplyFinalCountNoise(
 
 // The options as recorded in reports (audit.json's trainer):
 // {"dp_vocabulary": {epsilon, delta, max_terms_per_document, covers} or null,
-//  "final_count_noise": {sigma, guarantee} or null}.
+//  "final_count_noise": {sigma, guarantee} or null,
+//  "dp_training": {epsilon, delta, max_tokens_per_document,
+//                  max_tokens_per_term, noisy_iterations} or null}.
 nlohmann::json DescribeDpOptions(const DpTrainingOptions& options);
 
 // The model file's "privacy" object for a plaintext model trained with
 // `options` (any of them set): setting, leakage statement, "epsilon" and
-// "delta" of the model (null: no mode makes the counts DP), the DP releases
-// with what they cover and their privacy unit ("differential_privacy", null
-// when nothing DP was released), whether the vocabulary is private, the
-// final-count noise (its parameters, no epsilon), and the note that exact
-// statistics are left out. `noise` is what ApplyFinalCountNoise returned.
+// "delta" of the model (null unless options.model_private()), the DP
+// releases with what they cover and their privacy unit
+// ("differential_privacy", null when nothing DP was released), whether the
+// vocabulary and the counts are private, the DP training mechanism
+// ("dp_training": `training`, DescribeDpCountTraining's record, or null),
+// the final-count noise (its parameters, no epsilon), and the note that
+// exact statistics are left out. `noise` is what ApplyFinalCountNoise
+// returned.
 nlohmann::json DpPrivacyStatement(const DpTrainingOptions& options,
                                   const PrivacyAccountant& accountant, const PrivacyUnit& unit,
-                                  const std::optional<FinalCountNoise>& noise);
+                                  const std::optional<FinalCountNoise>& noise,
+                                  const nlohmann::json& training = nullptr);
 
 // What the accountant's (epsilon, delta) covers in this pipeline.
 inline constexpr char kVocabularyOnlyCoverage[] =
-    "the vocabulary (the list of terms) only; NOT the topic-term counts, which no mode of "
-    "`pplda train` makes differentially private";
+    "the vocabulary (the list of terms) only; NOT the topic-term counts, which are not "
+    "differentially private in this run (--dp-epsilon trains them with DP)";
+inline constexpr char kCountsOnlyCoverage[] =
+    "the topic-term counts given the vocabulary (the noisy iterations of DP training; the "
+    "published counts are the last release); NOT the vocabulary, which lists terms of the "
+    "documents as chosen by the preprocessing options (--dp-vocab-epsilon makes it DP)";
+inline constexpr char kWholeModelCoverage[] =
+    "the whole published model: the vocabulary (DP set union) and the topic-term counts (the "
+    "noisy iterations of DP training; the published counts are the last release)";
 
 }  // namespace pplda::privacy
 

@@ -11,9 +11,10 @@
 // epsilon or delta for the noised counts. (Until issue 18's first step this
 // noise was calibrated from an epsilon and published as "(epsilon,
 // delta)-DP"; that claim was false and is gone. DP training that holds for
-// the whole run needs noise at every iteration, DESIGN section 6.)
+// the whole run adds noise at every noisy iteration and draws against it:
+// privacy/dp_count_training.h, `--dp-epsilon` today.)
 //
-// sigma is given directly. For reference, the removed `--dp-epsilon E` used
+// sigma is given directly. For reference, the old final-step `--dp-epsilon E` used
 // sigma^2 = L^2 / (2 rho(E, delta)) for documents capped at L tokens
 // (NominalSigmaForEpsilon below): sigma 34.5, 64.8 and 245 for L = 50,
 // delta 1e-5 and E = 8, 4, 1.
@@ -60,7 +61,7 @@ struct FinalCountNoise {
 absl::StatusOr<FinalCountNoise> AddFinalCountNoise(const FinalCountNoiseOptions& options,
                                                    crypto::SecureRng& rng, lda::LdaModel* model);
 
-// The sigma the removed `--dp-epsilon E --dp-delta D --max-tokens L` added
+// The sigma the old final-step `--dp-epsilon E --dp-delta D --max-tokens L` added
 // (sqrt of DiscreteGaussianVariance(L, E, D)), so that a user of the old
 // option can ask for the same noise: a noise scale, not a guarantee.
 absl::StatusOr<double> NominalSigmaForEpsilon(int32_t max_tokens_per_document, double epsilon,

@@ -1,22 +1,48 @@
-// PrivacyAccountant: the (epsilon, delta) spent by the differentially
-// private releases of a run, composed with basic sequential composition:
-// epsilons add and deltas add (Dwork & Roth, Thm. 3.16; the composition of
-// Manzonelli et al., Thm. 4.1). Only releases that are DP mechanisms may be
-// recorded: today the DP vocabulary selection alone. The final-count noise
-// (privacy/final_count_noise.h) gives no guarantee and is never recorded, so
-// the totals cover exactly the recorded releases and nothing else. Each
-// release records its mechanism and parameters (no data-dependent figure)
-// so the model file states exactly what was spent and how.
+// PrivacyAccountant: what the differentially private releases of a run
+// spend, and the budget they may not exceed.
 //
-// Invariant: totals are the sums over the recorded releases; a run with no
-// DP release has epsilon() == delta() == 0 and empty() == true.
+// Two kinds of release:
+//   - zCDP releases (rho set), such as one noisy iteration of DP training
+//     (discrete Gaussian: Delta^2 / (2 sigma^2)-zCDP, CKS20 Thm. 14). They
+//     compose adaptively by adding rho (Bun & Steinke 2016, Lemma 2.3), and
+//     their total is converted to (epsilon_z, delta_z)-DP by BS16 Prop. 1.3:
+//       epsilon_z = rho_total + 2 sqrt(rho_total ln(1/delta_z));
+//   - (epsilon, delta)-DP releases (rho unset), such as the DP vocabulary
+//     (privacy/dp_vocabulary.h, only (epsilon, delta)-DP: it has a
+//     thresholding step). They compose with basic sequential composition,
+//     epsilons and deltas add (Dwork & Roth Thm. 3.16; Manzonelli et al.
+//     Thm. 4.1), and that basic composition also adds the zCDP part's
+//     conversion on top.
+// Totals: with e_a, d_a the sums over the (epsilon, delta) releases,
+//   no zCDP release:  (e_a, d_a);
+//   otherwise:        (e_a + epsilon_z(rho_total, delta_z), d_a + delta_z),
+//                     delta_z = budget delta - d_a (all that the budget
+//                     leaves to the conversion).
+// So zCDP releases need a budget (Record refuses them without one).
+//
+// Budget (the design's "a release debits the accountant; a second release
+// over the budget is refused"): an accountant made WithBudget(E, D) refuses,
+// with FailedPrecondition naming what would be spent and the budget, any
+// release after which the totals would exceed E or D (or leave no delta for
+// the conversion); a refused release is not recorded, and the caller must
+// not publish it. Without a budget every release is recorded (vocabulary-
+// only runs, which have no zCDP part).
+//
+// Only releases that are DP mechanisms may be recorded (never the
+// heuristic final-count noise), each with its mechanism and parameters and
+// no data-dependent figure.
+// Invariant: the totals are those above over the recorded releases, and
+// within the budget when there is one; empty() iff nothing was recorded.
 // Thread-safety: a plain value.
 #ifndef PPLDA_PRIVACY_PRIVACY_ACCOUNTANT_H_
 #define PPLDA_PRIVACY_PRIVACY_ACCOUNTANT_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
 
 namespace pplda::privacy {
@@ -24,26 +50,60 @@ namespace pplda::privacy {
 struct DpRelease {
   std::string what;       // what was released, e.g. "vocabulary"
   std::string mechanism;  // e.g. "DP set union by Gaussian thresholding ..."
-  double epsilon = 0;
+  double epsilon = 0;     // (epsilon, delta) releases
   double delta = 0;
   nlohmann::json parameters = nlohmann::json::object();
+  std::optional<double> rho;  // set for a zCDP release (epsilon, delta unused)
+};
+
+struct PrivacyBudget {
+  double epsilon = 0;
+  double delta = 0;
 };
 
 class PrivacyAccountant {
  public:
-  void Record(DpRelease release) { releases_.push_back(std::move(release)); }
+  // No budget: records every release; refuses zCDP releases.
+  PrivacyAccountant() = default;
+  // InvalidArgument unless epsilon in (0, 1000] and delta in (0, 0.5).
+  static absl::StatusOr<PrivacyAccountant> WithBudget(double epsilon, double delta);
+
+  // Records `release`, or refuses it (FailedPrecondition, nothing recorded)
+  // when it would exceed the budget or is a zCDP release without a budget;
+  // InvalidArgument for a negative epsilon, delta or rho.
+  absl::Status Record(DpRelease release);
 
   bool empty() const { return releases_.empty(); }
   double epsilon() const;
   double delta() const;
+  double rho() const;  // sum over the zCDP releases
+  int zcdp_releases() const;
+  const std::optional<PrivacyBudget>& budget() const { return budget_; }
   const std::vector<DpRelease>& releases() const { return releases_; }
 
-  // {"composition": ..., "epsilon": ..., "delta": ..., "releases": [...]}.
+  // {"composition", "conversion" (when zCDP releases), "epsilon", "delta",
+  //  "rho" (zCDP part), "budget" (or null), "releases": [...]}.
   nlohmann::json ToJson() const;
 
  private:
+  // Running sums over the recorded releases.
+  struct Sums {
+    double approx_epsilon = 0, approx_delta = 0, rho = 0;
+    int zcdp = 0;
+  };
+  struct Totals {
+    double epsilon = 0, delta = 0;
+  };
+  Totals Convert(const Sums& sums) const;
+
+  std::optional<PrivacyBudget> budget_;
   std::vector<DpRelease> releases_;
+  Sums sums_;
 };
+
+inline constexpr char kZcdpConversion[] =
+    "Bun & Steinke 2016, Prop. 1.3: rho-zCDP gives (rho + 2 sqrt(rho ln(1/delta)), delta)-DP "
+    "for every delta > 0";
 
 }  // namespace pplda::privacy
 

@@ -1,6 +1,7 @@
 #include "privacy/zcdp_calibration.h"
 
 #include <cmath>
+#include <string>
 
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
@@ -48,6 +49,41 @@ absl::StatusOr<mpq_class> DiscreteGaussianVariance(double l2_sensitivity, double
         epsilon, delta, variance));
   }
   return RoundUpSigmaSquared(variance);
+}
+
+double ZcdpOfDiscreteGaussian(int64_t sensitivity_squared, const mpq_class& sigma_squared) {
+  const mpq_class rho = mpq_class(mpz_class(std::to_string(sensitivity_squared))) /
+                        (2 * sigma_squared);
+  const double value = rho.get_d();  // truncates towards zero
+  return std::nextafter(value, HUGE_VAL);
+}
+
+absl::StatusOr<CompositionNoise> DiscreteGaussianForComposition(int64_t sensitivity_squared,
+                                                                double epsilon, double delta,
+                                                                int releases) {
+  RETURN_IF_ERROR(ValidateEpsilonDelta(epsilon, delta, "DP"));
+  if (sensitivity_squared < 1 || sensitivity_squared > (int64_t{1} << 60)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "squared L2 sensitivity must be in [1, 2^60], got %d", sensitivity_squared));
+  }
+  if (releases < 1 || releases > 10000000) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("the number of noisy releases must be in [1, 10^7], got %d", releases));
+  }
+  const double rho_release = ZcdpForEpsilonDelta(epsilon, delta) * (1 - 1e-9) / releases;
+  const double variance = static_cast<double>(sensitivity_squared) / (2 * rho_release);
+  if (!(variance <= 0x1p80)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "epsilon %g with delta %g over %d noisy releases needs noise variance %g, above the "
+        "supported 2^80; raise epsilon, use fewer noisy iterations or lower the caps",
+        epsilon, delta, releases, variance));
+  }
+  CompositionNoise out;
+  out.sigma_squared = RoundUpSigmaSquared(variance);
+  out.rho_per_release = ZcdpOfDiscreteGaussian(sensitivity_squared, out.sigma_squared);
+  out.releases = releases;
+  out.sensitivity_squared = sensitivity_squared;
+  return out;
 }
 
 }  // namespace pplda::privacy

@@ -288,6 +288,15 @@ TEST_F(PpldaCliTest, DpModelFilesHoldNoExactStatistic) {
                              "--out " + Path("both.json"));
   ASSERT_EQ(both.exit_code, 0) << both.output;
   EXPECT_THAT(ExactStatisticsIn(Path("both.json")), ::testing::IsEmpty());
+  // DP training for the whole run, alone and with the DP vocabulary.
+  auto counts = RunPplda(raw + "--dp-epsilon 8 --dp-max-tokens 8 --dp-max-term-count 2 --out " +
+                         Path("counts.json"));
+  ASSERT_EQ(counts.exit_code, 0) << counts.output;
+  EXPECT_THAT(ExactStatisticsIn(Path("counts.json")), ::testing::IsEmpty());
+  auto whole = RunPplda(raw + "--dp-epsilon 100 --dp-vocab-epsilon 50 --dp-vocab-max-terms 5 "
+                              "--dp-noisy-iterations 5 --out " + Path("whole.json"));
+  ASSERT_EQ(whole.exit_code, 0) << whole.output;
+  EXPECT_THAT(ExactStatisticsIn(Path("whole.json")), ::testing::IsEmpty());
 
   ASSERT_EQ(RunPplda("--quiet prepare --input " + Path("docs") + " --min-df 1 --max-df 1.0 " +
                      "--test-every 4 --out " + Path("prepared"))
@@ -300,6 +309,12 @@ TEST_F(PpldaCliTest, DpModelFilesHoldNoExactStatistic) {
   EXPECT_THAT(prepared.output, HasSubstr("held-out perplexity"));
   EXPECT_THAT(prepared.output, HasSubstr("not stored in the model file"));
   EXPECT_THAT(ExactStatisticsIn(Path("prepared.json")), ::testing::IsEmpty());
+  auto prepared_dp = RunPplda("--quiet train --input " + Path("prepared") +
+                              " --topics 2 --iterations 20 --eval-sweeps 5 --dp-epsilon 8 "
+                              "--out " + Path("prepared_dp.json"));
+  ASSERT_EQ(prepared_dp.exit_code, 0) << prepared_dp.output;
+  EXPECT_THAT(prepared_dp.output, HasSubstr("not stored in the model file"));
+  EXPECT_THAT(ExactStatisticsIn(Path("prepared_dp.json")), ::testing::IsEmpty());
   // The options are still recorded.
   auto m = pplda::lda::ReadModelFile(Path("both.json"));
   ASSERT_TRUE(m.ok()) << m.status();
@@ -364,7 +379,7 @@ TEST_F(PpldaCliTest, DpVocabularyBudgetCoversTheVocabularyOnly) {
   EXPECT_THAT(r.output, HasSubstr("g documents (e.g. of one author) are covered only by group "
                                   "privacy"));
   EXPECT_THAT(r.output, HasSubstr("counts of the model are NOT differentially private (they are "
-                                  "exact)"));
+                                  "exact; --dp-epsilon trains them with DP)"));
   EXPECT_THAT(r.output, ::testing::Not(HasSubstr("vocabulary of the model is NOT private")));
   auto m = pplda::lda::ReadModelFile(Path("v.json"));
   ASSERT_TRUE(m.ok()) << m.status();
@@ -409,24 +424,41 @@ TEST_F(PpldaCliTest, WithSplitThePrivacyUnitIsTheWindow) {
 }
 
 TEST_F(PpldaCliTest, DpOptionErrorsNameTheFlag) {
-  // The removed final-step "DP" option is refused with the reason and the
-  // same noise without a claimed guarantee; nothing is written.
-  auto r = RunPplda("train --input " + Path("docs") + " --dp-epsilon 8 --max-tokens 50 --out " +
-                    Path("m.json"));
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.output, HasSubstr("--dp-epsilon and --dp-delta were removed"));
-  EXPECT_THAT(r.output, HasSubstr("sensitivity is unbounded"));
-  EXPECT_THAT(r.output, HasSubstr("--final-noise-sigma 34.5"));
-  r = RunPplda("train --input " + Path("docs") + " --dp-epsilon 1 --out " + Path("m.json"));
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.output, HasSubstr("--dp-epsilon and --dp-delta were removed"));
-  r = RunPplda("train --input " + Path("docs") + " --dp-delta 1e-6 --out " + Path("m.json"));
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.output, HasSubstr("were removed"));
+  // Every bad DP training option is refused with the flag named; nothing is
+  // written.
+  const std::string train = "train --input " + Path("docs") + " --iterations 10 --out " +
+                            Path("m.json") + " ";
+  const std::pair<std::string, std::string> cases[] = {
+      {"--dp-epsilon -1", "--dp-epsilon"},
+      {"--dp-epsilon 0", "must be in (0, 1000] (--dp-epsilon), got 0"},
+      {"--dp-epsilon 5000", "--dp-epsilon"},
+      {"--dp-epsilon 1 --dp-delta 0.7", "--dp-delta"},
+      {"--dp-epsilon 1 --dp-delta 0", "--dp-delta"},
+      {"--dp-epsilon 1 --dp-max-tokens 0", "--dp-max-tokens"},
+      {"--dp-epsilon 1 --dp-max-term-count 0", "--dp-max-term-count"},
+      {"--dp-epsilon 1 --dp-noisy-iterations 11", "--dp-noisy-iterations"},
+      {"--dp-epsilon 1 --dp-noisy-iterations 1", "--dp-noisy-iterations"},
+      {"--dp-delta 1e-6", "--dp-delta is an option of DP training, which needs --dp-epsilon"},
+      {"--dp-max-tokens 20", "--dp-max-tokens is an option of DP training"},
+      {"--dp-max-term-count 2", "--dp-max-term-count is an option of DP training"},
+      {"--dp-noisy-iterations 5", "--dp-noisy-iterations is an option of DP training"},
+      {"--dp-epsilon 1 --sampler standard", "--sampler standard cannot be used with --dp-epsilon"},
+      {"--dp-epsilon 1 --final-noise-sigma 3",
+       "--final-noise-sigma cannot be combined with --dp-epsilon"},
+      {"--dp-epsilon 1 --dp-vocab-epsilon 2", "--dp-vocab-epsilon (2) and --dp-vocab-delta"},
+      {"--dp-epsilon 1 --mixtures " + Path("mix.csv"), "--mixtures cannot be used with --dp-epsilon"},
+  };
+  for (const auto& [options, message] : cases) {
+    auto r = RunPplda(train + options);
+    EXPECT_EQ(r.exit_code, 1) << options;
+    EXPECT_THAT(r.output, HasSubstr(message)) << options;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "m.json"));
+  EXPECT_FALSE(fs::exists(dir_ / "mix.csv"));
   ASSERT_EQ(RunPplda("--quiet prepare --input " + Path("docs") + " --out " + Path("prepared"))
                 .exit_code,
             0);
-  r = RunPplda("train --input " + Path("prepared") + " --dp-vocab-epsilon 1 --out " +
+  auto r = RunPplda("train --input " + Path("prepared") + " --dp-vocab-epsilon 1 --out " +
                Path("m.json"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.output, HasSubstr("--dp-vocab-epsilon needs raw documents"));
@@ -438,10 +470,97 @@ TEST_F(PpldaCliTest, DpOptionErrorsNameTheFlag) {
                Path("m.json"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.output, HasSubstr("--dp-vocab-epsilon cannot be combined with --no-preprocess"));
-  EXPECT_NE(RunPplda("train --input " + Path("docs") + " --dp-epsilon -1").exit_code, 0);
   EXPECT_NE(RunPplda("train --input " + Path("docs") + " --final-noise-sigma -1").exit_code, 0);
   EXPECT_NE(RunPplda("train --input " + Path("docs") + " --dp-vocab-delta 0.7").exit_code, 0);
   EXPECT_FALSE(fs::exists(dir_ / "m.json"));
+}
+
+// DP training for the whole run: the model file records the budget (the
+// run's (epsilon, delta), rho per iteration, T, R, L, c, the conversion, the
+// privacy unit) and no exact statistic; `pplda topics` prints the budget, in
+// text and JSON. With the DP vocabulary the model as a whole is DP; without,
+// the counts are covered given the vocabulary and pplda says the vocabulary
+// is not.
+TEST_F(PpldaCliTest, DpTrainingRecordsTheBudgetAndTopicsPrintsIt) {
+  auto r = RunPplda("--quiet train --input " + Path("docs") +
+                    " --topics 2 --iterations 12 --dp-noisy-iterations 4 --dp-epsilon 100 "
+                    "--dp-vocab-epsilon 50 --dp-vocab-max-terms 5 --dp-max-tokens 8 "
+                    "--dp-max-term-count 2 --out " + Path("dp.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("differential privacy: (100, 1e-05)-DP for the whole model "
+                                  "(DP vocabulary and DP-trained topic-term counts)"));
+  EXPECT_THAT(r.output, HasSubstr("DP training: 4 noisy iterations, discrete Gaussian sigma"));
+  EXPECT_THAT(r.output, HasSubstr("(L2 sensitivity sqrt(16): L = 8, c = 2)"));
+  EXPECT_THAT(r.output, HasSubstr("converted by Bun-Steinke Prop. 1.3"));
+  EXPECT_THAT(r.output, ::testing::Not(HasSubstr("NOT private")));
+  EXPECT_THAT(r.output, ::testing::Not(HasSubstr("NOT differentially private")));
+  EXPECT_THAT(ExactStatisticsIn(Path("dp.json")), ::testing::IsEmpty());
+  auto m = pplda::lda::ReadModelFile(Path("dp.json"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  for (int64_t c : m->topic_term_counts) EXPECT_GE(c, 0);
+  const nlohmann::json& p = m->metadata["privacy"];
+  EXPECT_EQ(p["model_differentially_private"], true);
+  EXPECT_EQ(p["counts_private"], true);
+  EXPECT_LE(p["epsilon"].get<double>(), 100.0);
+  EXPECT_GE(p["epsilon"].get<double>(), 99.999);
+  EXPECT_EQ(p["delta"].get<double>(), 1e-5);
+  const nlohmann::json& dp = p["differential_privacy"];
+  EXPECT_THAT(dp["covers"].get<std::string>(), HasSubstr("the whole published model"));
+  EXPECT_THAT(dp["conversion"].get<std::string>(), HasSubstr("Bun & Steinke 2016, Prop. 1.3"));
+  EXPECT_EQ(dp["budget"]["epsilon"], 100.0);
+  EXPECT_EQ(dp["privacy_unit"]["unit"], "document");
+  ASSERT_EQ(dp["releases"].size(), 2u);
+  EXPECT_EQ(dp["releases"][0]["release"], "vocabulary");
+  EXPECT_EQ(dp["releases"][1]["count"], 4);
+  EXPECT_GT(dp["releases"][1]["rho"].get<double>(), 0);
+  const nlohmann::json& t = p["dp_training"];
+  EXPECT_EQ(t["iterations"], 12);
+  EXPECT_EQ(t["noisy_iterations"], 4);
+  EXPECT_EQ(t["max_tokens_per_document"], 8);
+  EXPECT_EQ(t["max_tokens_per_term"], 2);
+  EXPECT_EQ(t["l2_sensitivity_squared"], 16);
+  EXPECT_NEAR(t["rho_total"].get<double>(), 4 * t["rho_per_iteration"].get<double>(), 1e-12);
+  EXPECT_THAT(t["clamping"].get<std::string>(), HasSubstr("negative noisy counts set to 0"));
+  EXPECT_THAT(m->metadata["training"]["seed"].get<std::string>(), HasSubstr("secret"));
+  EXPECT_EQ(m->metadata["training"]["sampler"], "batched");
+
+  auto topics = RunPplda("topics --model " + Path("dp.json"));
+  ASSERT_EQ(topics.exit_code, 0) << topics.output;
+  EXPECT_THAT(topics.output, HasSubstr("privacy: (100, 1e-05)-DP for the whole model"));
+  EXPECT_THAT(topics.output, HasSubstr("privacy unit: one document"));
+  EXPECT_THAT(topics.output, HasSubstr("DP training: 4 noisy iterations of 12"));
+  EXPECT_THAT(topics.output, HasSubstr("L = 8 tokens, c = 2 per term"));
+  auto topics_json = RunPplda("topics --json --model " + Path("dp.json"));
+  ASSERT_EQ(topics_json.exit_code, 0) << topics_json.output;
+  const nlohmann::json tj = nlohmann::json::parse(topics_json.output);
+  EXPECT_EQ(tj["privacy"]["differentially_private"], true);
+  EXPECT_EQ(tj["privacy"]["delta"], 1e-5);
+  EXPECT_EQ(tj["privacy"]["noisy_iterations"], 4);
+
+  // Counts only: covered given the vocabulary, which is not private.
+  auto c = RunPplda("--quiet train --input " + Path("docs") +
+                    " --min-df 1 --max-df 1.0 --topics 2 --iterations 6 --dp-epsilon 4 --out " +
+                    Path("c.json"));
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+  EXPECT_THAT(c.output, HasSubstr("differential privacy: (4, 1e-05)-DP for the topic-term counts "
+                                  "given the vocabulary; the vocabulary is NOT covered"));
+  EXPECT_THAT(c.output, HasSubstr("warning: the vocabulary of the model is NOT private"));
+  auto mc = pplda::lda::ReadModelFile(Path("c.json"));
+  ASSERT_TRUE(mc.ok()) << mc.status();
+  EXPECT_EQ(mc->metadata["privacy"]["model_differentially_private"], false);
+  EXPECT_TRUE(mc->metadata["privacy"]["epsilon"].is_null());
+  EXPECT_THAT(mc->metadata["privacy"]["differential_privacy"]["covers"].get<std::string>(),
+              HasSubstr("NOT the vocabulary"));
+  auto tc = RunPplda("topics --model " + Path("c.json"));
+  EXPECT_THAT(tc.output, HasSubstr("(the model as a whole is NOT DP)"));
+  // A model without privacy options says it has no guarantee.
+  ASSERT_EQ(RunPplda("--quiet train --input " + Path("docs") + " --topics 2 --iterations 5 --out " +
+                     Path("plain.json"))
+                .exit_code,
+            0);
+  EXPECT_THAT(RunPplda("topics --model " + Path("plain.json")).output,
+              HasSubstr("privacy: no differential-privacy budget recorded; the model has NO DP "
+                        "guarantee"));
 }
 
 }  // namespace

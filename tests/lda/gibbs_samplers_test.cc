@@ -1,6 +1,7 @@
 // Unit tests of both Gibbs samplers: option and input checks, counts that
 // stay consistent with the assignments, determinism, the exact formulas of
 // the log-likelihood, the mixtures and the batched token conditional.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -283,6 +284,79 @@ TEST(SamplerFormulaTest, SingleTopicKeepsEveryTokenInIt) {
       for (int z : doc) EXPECT_EQ(z, 0);
     }
   }
+}
+
+// The DP hook: after SetDrawCounts the conditional uses those counts, with
+// totals summed from them and the self-removal clamped at 0, while the exact
+// counts of z stay consistent; bad tables are refused.
+TEST(SamplerFormulaTest, BatchedDrawCountsReplaceTheGlobalCounts) {
+  const Corpus c = TinyCorpus();
+  const int k_topics = 3;
+  const int v = c.vocabulary.size();
+  auto created = BatchedGibbsSampler::Create(c, Options(k_topics, 1));
+  ASSERT_TRUE(created.ok());
+  BatchedGibbsSampler& s = **created;
+  ExpectError(s.SetDrawCounts(std::vector<int32_t>(3)), absl::StatusCode::kInvalidArgument,
+              "V * K");
+  std::vector<int32_t> bad(static_cast<size_t>(v) * k_topics, 1);
+  bad[4] = -1;
+  ExpectError(s.SetDrawCounts(bad), absl::StatusCode::kInvalidArgument, "negative");
+  EXPECT_FALSE(s.has_draw_counts());
+
+  // Draw counts with zeros where z has tokens (exercising the clamp).
+  std::vector<int32_t> draw(static_cast<size_t>(v) * k_topics);
+  for (size_t i = 0; i < draw.size(); ++i) draw[i] = static_cast<int32_t>((i * 7) % 5);
+  ASSERT_TRUE(s.SetDrawCounts(draw).ok());
+  EXPECT_TRUE(s.has_draw_counts());
+  std::vector<double> totals(k_topics, 0);
+  for (int t = 0; t < v; ++t) {
+    for (int k = 0; k < k_topics; ++k) totals[k] += draw[t * k_topics + k];
+  }
+  const DenseCounts d = Count(c, s.assignments(), k_topics);
+  const double a = 0.3, b = 0.05, vb = v * b;
+  for (size_t m = 0; m < c.documents.size(); ++m) {
+    for (size_t i = 0; i < c.documents[m].tokens.size(); ++i) {
+      const int z = s.assignments()[m][i];
+      const int t = c.documents[m].tokens[i];
+      std::vector<double> w(k_topics);
+      double total = 0;
+      for (int k = 0; k < k_topics; ++k) {
+        const int self = k == z;
+        w[k] = (std::max(draw[t * k_topics + k] - self, 0) + b) * (d.doc_topic[m][k] - self + a) /
+               (std::max(totals[k] - self, 0.0) + vb);
+        total += w[k];
+      }
+      const std::vector<double> p = s.TokenConditional(static_cast<int>(m), static_cast<int>(i));
+      for (int k = 0; k < k_topics; ++k) EXPECT_NEAR(p[k], w[k] / total, 1e-12) << m << " " << i;
+    }
+  }
+  s.RunIteration();
+  EXPECT_TRUE(s.state().CheckConsistency().ok());
+
+  // Counts that put term t in topic t mod K with weight 10^6 pull every
+  // token of t there (any other topic is 10^6 times less likely).
+  std::vector<int32_t> steer(static_cast<size_t>(v) * k_topics, 0);
+  for (int t = 0; t < v; ++t) steer[t * k_topics + t % k_topics] = 1000000;
+  ASSERT_TRUE(s.SetDrawCounts(steer).ok());
+  for (int it = 0; it < 3; ++it) s.RunIteration();
+  for (size_t m = 0; m < c.documents.size(); ++m) {
+    for (size_t i = 0; i < c.documents[m].tokens.size(); ++i) {
+      EXPECT_EQ(s.assignments()[m][i], c.documents[m].tokens[i] % k_topics);
+    }
+  }
+  EXPECT_TRUE(s.state().CheckConsistency().ok());
+  // Model() holds the exact counts of z, not the draw counts.
+  const LdaModel model = s.Model();
+  int64_t total = 0;
+  for (int t = 0; t < v; ++t) {
+    for (int k = 0; k < k_topics; ++k) {
+      if (k != t % k_topics) {
+        EXPECT_EQ(model.count(k, t), 0);
+      }
+      total += model.count(k, t);
+    }
+  }
+  EXPECT_EQ(total, c.num_tokens());
 }
 
 }  // namespace

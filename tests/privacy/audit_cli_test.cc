@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <cstdio>
 #include <string>
 
 #include "gmock/gmock.h"
@@ -107,7 +108,7 @@ TEST_F(AuditCliTest, UserErrors) {
 // Privacy options in the audit: every model goes through the same pipeline,
 // the report and the output say what the mechanisms guarantee (the
 // final-count noise: nothing; no epsilon is claimed for it), and the noise of
-// sigma 98 (what the removed --dp-epsilon 1 added at --max-tokens 20) takes
+// sigma 98 (what the old final-step --dp-epsilon 1 added at --max-tokens 20) takes
 // the attack that succeeds without it to chance (AUC within 0.1 of 0.5 over
 // 17 x 120 scores), reproducibly under the seed.
 TEST_F(AuditCliTest, FinalCountNoiseLowersTheAttackWithoutClaimingAGuarantee) {
@@ -165,12 +166,39 @@ TEST_F(AuditCliTest, DpVocabularyBudgetCoversTheVocabularyOnly) {
   EXPECT_THAT(r.output, HasSubstr("counts of each audited model are NOT differentially private"));
 }
 
+// DP training for the whole run is what the audit attacks with --dp-epsilon:
+// every shadow and target model is trained with noisy counts at every
+// iteration (the same pipeline and budget as `pplda train`), the output
+// gives the budget of each model, and audit.json records the mechanism.
+TEST_F(AuditCliTest, DpTrainingIsWhatTheAuditAttacks) {
+  const RunResult r =
+      RunPplda(Audit("--shadows 16 --dp-epsilon 8 --dp-max-tokens 20 --dp-max-term-count 2 "
+                     "--out " + Path("t")));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("differential privacy: (8, 1e-05)-DP for the topic-term counts "
+                                  "of each model given the vocabulary"));
+  EXPECT_THAT(r.output, HasSubstr("vocabulary of each audited model is NOT private"));
+  std::ifstream in(dir_ / "t" / "audit.json");
+  const nlohmann::json j = nlohmann::json::parse(in);
+  const nlohmann::json& t = j["trainer"]["privacy_mechanisms"]["dp_training"];
+  EXPECT_EQ(t["epsilon"], 8.0);
+  EXPECT_EQ(t["max_tokens_per_document"], 20);
+  EXPECT_EQ(j["trainer"]["sampler"], "batched (DP training)");
+  EXPECT_THAT(j["run"]["command"].get<std::string>(), HasSubstr("--sampler batched"));
+  EXPECT_THAT(j["run"]["command"].get<std::string>(), HasSubstr("--dp-epsilon 8 --dp-delta 1e-05"));
+  std::printf("online AUC against DP training at epsilon 8: %.3f\n",
+              j["figures"]["online"]["auc"].get<double>());
+}
+
 TEST_F(AuditCliTest, DpErrors) {
-  // The removed option says why and names the same noise without a claim.
-  RunResult r = RunPplda(Audit("--shadows 16 --max-tokens 20 --dp-epsilon 1 --out " + Path("a")));
+  RunResult r =
+      RunPplda(Audit("--shadows 16 --dp-epsilon 1 --sampler standard --out " + Path("a")));
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.output, HasSubstr("--dp-epsilon and --dp-delta were removed"));
-  EXPECT_THAT(r.output, HasSubstr("--final-noise-sigma 98"));
+  EXPECT_THAT(r.output, HasSubstr("--sampler standard cannot be used with --dp-epsilon"));
+  EXPECT_FALSE(fs::exists(dir_ / "a"));
+  r = RunPplda(Audit("--shadows 16 --dp-epsilon 1 --dp-noisy-iterations 30 --out " + Path("a")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("--dp-noisy-iterations"));
   EXPECT_FALSE(fs::exists(dir_ / "a"));
   r = RunPplda(Audit("--shadows 16 --dp-vocab-epsilon 0.01 --out " + Path("b")));
   EXPECT_EQ(r.exit_code, 1);

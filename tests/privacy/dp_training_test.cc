@@ -23,8 +23,8 @@ TEST(PrivacyAccountant, BasicCompositionAdds) {
   PrivacyAccountant a;
   EXPECT_TRUE(a.empty());
   EXPECT_EQ(a.epsilon(), 0);
-  a.Record({"vocabulary", "m1", 1.0, 1e-6, {}});
-  a.Record({"topic_term_counts", "m2", 4.0, 1e-5, {{"sigma", 3}}});
+  ASSERT_TRUE(a.Record({"vocabulary", "m1", 1.0, 1e-6, {}, std::nullopt}).ok());
+  ASSERT_TRUE(a.Record({"topic_term_counts", "m2", 4.0, 1e-5, {{"sigma", 3}}, std::nullopt}).ok());
   EXPECT_FALSE(a.empty());
   EXPECT_DOUBLE_EQ(a.epsilon(), 5.0);
   EXPECT_DOUBLE_EQ(a.delta(), 1.1e-5);
@@ -186,7 +186,7 @@ TEST(DpShadowTrainer, RejectsNoDpAndBadOptions) {
   ASSERT_TRUE(inner.ok());
   ExpectError(DpShadowTrainer::Create(std::move(*inner), DpTrainingOptions()).status(),
               absl::StatusCode::kInvalidArgument,
-              "needs DP vocabulary or final-count noise options");
+              "needs DP vocabulary, DP training or final-count noise options");
   auto inner2 = GibbsShadowTrainer::Create(g);
   ASSERT_TRUE(inner2.ok());
   ExpectError(DpShadowTrainer::Create(std::move(*inner2), BothOptions(1, -1)).status(),

@@ -1,0 +1,211 @@
+#include "privacy/dp_count_training.h"
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "base/status_macros.h"
+#include "lda/batched_gibbs_sampler.h"
+
+namespace pplda::privacy {
+
+absl::Status ValidateDpCountBudget(const DpCountOptions& options) {
+  if (!(options.epsilon > 0 && options.epsilon <= 1000)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the DP training epsilon must be in (0, 1000] (--dp-epsilon), got %g", options.epsilon));
+  }
+  if (!(options.delta > 0 && options.delta < 0.5)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the DP training delta must be in (0, 0.5) (--dp-delta), got %g", options.delta));
+  }
+  return ValidateDocumentCaps(options.caps);
+}
+
+absl::Status ValidateDpCountOptions(const DpCountOptions& options, int iterations) {
+  RETURN_IF_ERROR(ValidateDpCountBudget(options));
+  if (iterations < 1 || iterations > 10000000) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("iterations must be in [1, 10^7] (--iterations), got %d", iterations));
+  }
+  if (options.noisy_iterations < 0 || options.noisy_iterations > iterations) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--dp-noisy-iterations must be in [1, --iterations %d] (0 = every iteration), got %d",
+        iterations, options.noisy_iterations));
+  }
+  if (options.noisy_iterations == 1 && iterations > 1) {
+    return absl::InvalidArgumentError(
+        "--dp-noisy-iterations 1 with more than one iteration would publish the noisy counts "
+        "of the random start (the one release is at the first iteration); use at least 2");
+  }
+  return absl::OkStatus();
+}
+
+int NoisyReleases(const DpCountOptions& options, int iterations) {
+  return options.noisy_iterations == 0 ? iterations : options.noisy_iterations;
+}
+
+std::vector<int> ReleaseSchedule(int iterations, int releases) {
+  std::vector<int> out;
+  if (releases <= 1) return {0};
+  out.reserve(static_cast<size_t>(releases));
+  for (int r = 0; r < releases; ++r) {
+    out.push_back(static_cast<int>(static_cast<int64_t>(r) * (iterations - 1) / (releases - 1)));
+  }
+  return out;
+}
+
+absl::StatusOr<CompositionNoise> CalibrateCountNoise(const DpCountOptions& options,
+                                                     int iterations,
+                                                     const PrivacyAccountant& accountant) {
+  RETURN_IF_ERROR(ValidateDpCountOptions(options, iterations));
+  if (!accountant.budget()) {
+    return absl::FailedPreconditionError("DP training needs an accountant with a budget");
+  }
+  if (accountant.zcdp_releases() > 0) {
+    return absl::FailedPreconditionError(
+        "the accountant already holds zCDP releases: calibrate DP training before any");
+  }
+  const PrivacyBudget& budget = *accountant.budget();
+  const double epsilon = budget.epsilon - accountant.epsilon();
+  const double delta = budget.delta - accountant.delta();
+  if (!(epsilon > 0) || !(delta > 0)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the vocabulary's (%g, %g) leaves nothing of the run's budget (--dp-epsilon %g, "
+        "--dp-delta %g) for the counts: lower --dp-vocab-epsilon / --dp-vocab-delta below "
+        "them",
+        accountant.epsilon(), accountant.delta(), budget.epsilon, budget.delta));
+  }
+  return DiscreteGaussianForComposition(SensitivitySquared(options.caps), epsilon, delta,
+                                        NoisyReleases(options, iterations));
+}
+
+NoisyCounts NoisyCountRelease(const lda::TermTopicCounts& exact, const DiscreteGaussian& noise,
+                              crypto::SecureRng& rng) {
+  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+  const int k_topics = exact.num_topics();
+  NoisyCounts out;
+  out.term_major.resize(static_cast<size_t>(exact.num_terms()) * k_topics);
+  for (lda::TermId t = 0; t < exact.num_terms(); ++t) {
+    const int32_t* row = exact.row(t);
+    int32_t* to = &out.term_major[static_cast<size_t>(t) * k_topics];
+    for (int k = 0; k < k_topics; ++k) {
+      int64_t v = static_cast<int64_t>(row[k]) + noise.Sample(rng);
+      if (v < 0) {
+        v = 0;
+        ++out.clamped_cells;
+      } else if (v > kMax) {
+        v = kMax;
+      }
+      to[k] = static_cast<int32_t>(v);
+    }
+  }
+  return out;
+}
+
+DpRelease NoisyIterationRelease(const DpCountOptions& options, const CompositionNoise& noise) {
+  DpRelease r;
+  r.what = "topic_term_counts (one noisy iteration)";
+  r.mechanism = "discrete Gaussian mechanism on the topic-term counts of documents capped at L "
+                "tokens and c per term (L2 sensitivity sqrt(floor(L/c) c^2 + (L mod c)^2) <= "
+                "sqrt(L c)): Delta^2 / (2 sigma^2)-zCDP (Canonne, Kamath & Steinke 2020, Thm. "
+                "14)";
+  r.rho = noise.rho_per_release;
+  r.parameters = {{"sigma_squared", noise.sigma_squared.get_str()},
+                  {"sigma", std::sqrt(noise.sigma_squared.get_d())},
+                  {"max_tokens_per_document", options.caps.max_tokens},
+                  {"max_tokens_per_term", options.caps.max_per_term},
+                  {"l2_sensitivity_squared", noise.sensitivity_squared}};
+  return r;
+}
+
+absl::StatusOr<DpCountTraining> TrainWithNoisyCounts(
+    const lda::Corpus& capped, const lda::SamplerOptions& sampler, int iterations,
+    const DpCountOptions& options, crypto::SecureRng& noise_rng, PrivacyAccountant* accountant,
+    const std::function<void(int)>& progress) {
+  ASSIGN_OR_RETURN(CompositionNoise noise, CalibrateCountNoise(options, iterations, *accountant));
+  for (const lda::Document& d : capped.documents) {
+    if (CapDocument(d, options.caps).tokens.size() != d.tokens.size()) {
+      return absl::InvalidArgumentError("document " + d.name +
+                                        " exceeds the DP caps: cap the corpus first");
+    }
+  }
+  ASSIGN_OR_RETURN(DiscreteGaussian gaussian, DiscreteGaussian::Create(noise.sigma_squared));
+  lda::SamplerOptions draw_options = sampler;
+  draw_options.seed = noise_rng.NextUint64();  // secret: never recorded
+  ASSIGN_OR_RETURN(std::unique_ptr<lda::BatchedGibbsSampler> gibbs,
+                   lda::BatchedGibbsSampler::Create(capped, draw_options));
+  DpCountTraining out;
+  out.noise = noise;
+  out.schedule = ReleaseSchedule(iterations, noise.releases);
+  std::vector<int32_t> last;
+  size_t next = 0;
+  for (int it = 0; it < iterations; ++it) {
+    if (next < out.schedule.size() && out.schedule[next] == it) {
+      // Debit first: a refused release is never computed or used.
+      RETURN_IF_ERROR(accountant->Record(NoisyIterationRelease(options, noise)));
+      NoisyCounts release = NoisyCountRelease(gibbs->state().term_topic, gaussian, noise_rng);
+      out.clamped_cells_last = release.clamped_cells;
+      last = release.term_major;
+      RETURN_IF_ERROR(gibbs->SetDrawCounts(std::move(release.term_major)));
+      ++next;
+    }
+    if (!gibbs->has_draw_counts()) {
+      return absl::InternalError("DP training would draw against exact counts");
+    }
+    gibbs->RunIteration();
+    if (progress) progress(it + 1);
+  }
+  lda::LdaModel model = gibbs->Model();
+  model.metadata = nlohmann::json::object();
+  const int k_topics = model.num_topics;
+  const int32_t v = model.num_terms();
+  for (int k = 0; k < k_topics; ++k) {
+    for (lda::TermId t = 0; t < v; ++t) {
+      model.topic_term_counts[static_cast<size_t>(k) * v + t] =
+          last[static_cast<size_t>(t) * k_topics + k];
+    }
+  }
+  out.model = std::move(model);
+  return out;
+}
+
+nlohmann::json DescribeDpCountTraining(const DpCountOptions& options, int iterations,
+                                       const CompositionNoise& noise) {
+  return {
+      {"mechanism", kDpCountMechanism},
+      {"iterations", iterations},
+      {"noisy_iterations", noise.releases},
+      {"noisy_iteration_schedule",
+       "release r at the start of iteration floor(r (T - 1) / (R - 1)) (0-based; r = 0 only "
+       "when R = 1): the first and the last iteration start with one; iterations between "
+       "releases draw against the latest release and each document's own data only"},
+      {"max_tokens_per_document", options.caps.max_tokens},
+      {"max_tokens_per_term", options.caps.max_per_term},
+      {"document_truncation",
+       "in reading order, a token is kept while its term has fewer than c and the document "
+       "fewer than L kept tokens"},
+      {"l2_sensitivity_squared", noise.sensitivity_squared},
+      {"l2_sensitivity", std::sqrt(static_cast<double>(noise.sensitivity_squared))},
+      {"sensitivity_bound",
+       "one document adds a K x V count matrix of squared L2 norm <= floor(L/c) c^2 + "
+       "(L mod c)^2 <= L c, whatever its topics"},
+      {"sigma_squared", noise.sigma_squared.get_str()},
+      {"sigma", std::sqrt(noise.sigma_squared.get_d())},
+      {"rho_per_iteration", noise.rho_per_release},
+      {"rho_total", noise.rho_per_release * noise.releases},
+      {"clamping",
+       "negative noisy counts set to 0 (and counts above 2^31 - 1 to that): the sampler's "
+       "weights n_k(t) + beta must be non-negative; post-processing"},
+      {"topic_totals", "derived from the clamped noisy matrix (n_k = sum_t): post-processing"},
+      {"published_counts",
+       "the last noisy release (the counts the last iteration drew against): post-processing; "
+       "no exact count, assignment or document-topic count is published"},
+      {"gibbs_seed", "secret: drawn from the noise generator and not recorded"},
+      {"noise_sampler", "exact discrete Gaussian (Canonne, Kamath & Steinke 2020, Alg. 3), "
+                        "integer arithmetic only"}};
+}
+
+}  // namespace pplda::privacy
