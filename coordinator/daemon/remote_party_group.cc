@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
+#include "coordinator/failure_root_cause.h"
 #include "crypto/paillier_serialization.h"
 #include "net/grpc_status.h"
 #include "net/message_limits.h"
@@ -64,33 +65,10 @@ absl::Status RemotePartyGroup::ForEachParty(const std::string& step,
     });
   }
   for (std::thread& t : threads) t.join();
-  // The root cause: a party's own error comes before the Aborted /
-  // Unavailable errors the others see once it stopped.
-  int first = -1;
-  for (int p = 0; p < n; ++p) {
-    if (results[p].ok()) continue;
-    const absl::StatusCode c = results[p].code();
-    const bool secondary = c == absl::StatusCode::kAborted || c == absl::StatusCode::kCancelled;
-    if (first < 0 || (!secondary && results[first].code() == absl::StatusCode::kAborted)) first = p;
-  }
+  std::vector<std::string> names;
+  for (int p = 0; p < n; ++p) names.push_back(parties_[p].name);
+  const int first = RootCauseParty(results, names);
   if (first < 0) return absl::OkStatus();
-  // A party that the others' errors name (e.g. "party 1 (middle) closed its
-  // link") is the root cause, even when its own call failed later or not at
-  // all from its side.
-  for (int p = 0; p < n; ++p) {
-    const std::string named = absl::StrCat("(", parties_[p].name, ")");
-    int mentions = 0;
-    for (int q = 0; q < n; ++q) {
-      if (q != p && !results[q].ok() &&
-          std::string(results[q].message()).find(named) != std::string::npos) {
-        ++mentions;
-      }
-    }
-    if (mentions > 0 && !results[p].ok()) {
-      first = p;
-      break;
-    }
-  }
   const absl::Status& s = results[first];
   absl::Status error(s.code(), absl::StrCat(step, ": party ", Describe(first), ": ", s.message()));
   Abort(std::string(error.message()));
