@@ -2,7 +2,9 @@
 // as a readable table or JSON, and the privacy budget the model records
 // (metadata.privacy: what it covers, the mechanism, the privacy unit), or
 // that it records none.
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
@@ -19,6 +21,13 @@ struct TopicsFlags {
   bool json = false;
 };
 
+// out[to] = from[key] (null when absent) for each (to, key) pair.
+void CopyFields(const nlohmann::json& from,
+                std::initializer_list<std::pair<const char*, const char*>> fields,
+                nlohmann::json* out) {
+  for (const auto& [to, key] : fields) (*out)[to] = from.value(key, nlohmann::json());
+}
+
 // The "privacy" summary of a model's metadata: {"differentially_private",
 // "epsilon", "delta", "covers", "unit", "mechanism", "noisy_iterations",
 // "sigma", "rho_total", "conversion"} from metadata.privacy (null fields
@@ -31,22 +40,20 @@ nlohmann::json PrivacySummary(const nlohmann::json& metadata) {
                         {"setting", p.value("setting", nlohmann::json())}};
   const nlohmann::json dp = p.value("differential_privacy", nlohmann::json());
   if (dp.is_object()) {
-    out["epsilon"] = dp.value("epsilon", nlohmann::json());
-    out["delta"] = dp.value("delta", nlohmann::json());
-    out["covers"] = dp.value("covers", nlohmann::json());
-    out["conversion"] = dp.value("conversion", nlohmann::json());
-    out["rho_total"] = dp.value("rho", nlohmann::json());
+    CopyFields(dp, {{"epsilon", "epsilon"}, {"delta", "delta"}, {"covers", "covers"},
+                    {"conversion", "conversion"}, {"rho_total", "rho"}},
+               &out);
     const nlohmann::json unit = dp.value("privacy_unit", nlohmann::json());
     if (unit.is_object()) out["unit"] = unit.value("unit", nlohmann::json());
   }
   const nlohmann::json training = p.value("dp_training", nlohmann::json());
   if (training.is_object()) {
-    out["mechanism"] = training.value("mechanism", nlohmann::json());
-    out["noisy_iterations"] = training.value("noisy_iterations", nlohmann::json());
-    out["iterations"] = training.value("iterations", nlohmann::json());
-    out["sigma"] = training.value("sigma", nlohmann::json());
-    out["max_tokens_per_document"] = training.value("max_tokens_per_document", nlohmann::json());
-    out["max_tokens_per_term"] = training.value("max_tokens_per_term", nlohmann::json());
+    CopyFields(training,
+               {{"mechanism", "mechanism"}, {"noisy_iterations", "noisy_iterations"},
+                {"iterations", "iterations"}, {"sigma", "sigma"},
+                {"max_tokens_per_document", "max_tokens_per_document"},
+                {"max_tokens_per_term", "max_tokens_per_term"}},
+               &out);
   }
   return out;
 }

@@ -14,7 +14,6 @@
 #include <memory>
 #include <vector>
 
-#include "base/allocator_tuning.h"
 #include "crypto/comparison.h"
 #include "crypto/mpc_testing.h"
 #include "crypto/paillier_testing.h"
@@ -22,6 +21,7 @@
 #include "crypto/reciprocal.h"
 #include "crypto/secure_draw.h"
 #include "tests/bench/network_cost_model.h"
+#include "tests/bench/tuned_benchmark_main.h"
 
 namespace pplda::crypto {
 namespace {
@@ -248,13 +248,4 @@ BENCHMARK(BM_ShareConversion)
 }  // namespace
 }  // namespace pplda::crypto
 
-// The binaries' malloc tuning (base/allocator_tuning.h), so the figures are
-// the product's.
-int main(int argc, char** argv) {
-  pplda::KeepFreedBuffersForReuse();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return pplda::TunedBenchmarkMain(argc, argv); }

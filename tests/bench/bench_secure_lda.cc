@@ -31,11 +31,11 @@
 #include <cstdio>
 #include <vector>
 
-#include "base/allocator_tuning.h"
 #include "crypto/batch_modexp.h"
 #include "simulation/local_consortium.h"
 #include "crypto/paillier_testing.h"
 #include "tests/bench/network_cost_model.h"
+#include "tests/bench/tuned_benchmark_main.h"
 #include "tests/protocol/protocol_test_util.h"
 
 namespace pplda {
@@ -158,13 +158,4 @@ BENCHMARK(BM_SecureLda)
 }  // namespace
 }  // namespace pplda
 
-// The binaries' malloc tuning (base/allocator_tuning.h), so the figures are
-// the product's.
-int main(int argc, char** argv) {
-  pplda::KeepFreedBuffersForReuse();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return pplda::TunedBenchmarkMain(argc, argv); }
