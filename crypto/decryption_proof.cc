@@ -166,11 +166,17 @@ absl::Status VerifyDecryptionBatch(const ThresholdPublicKey& key, const ModExpCo
         "decryption proofs of party ", party, ": ", cs.size(), " ciphertexts, ",
         partials.size(), " partial decryptions and ", proofs.size(), " proofs"));
   }
+  if (n_squared.modulus() != key.n_squared()) {
+    return absl::InvalidArgumentError(
+        "decryption proofs: the exponentiation context is not for this key's N^2");
+  }
   const size_t n = cs.size();
   std::vector<mpz_class> c4(n), z(n);
   RETURN_IF_ERROR(RunBatch(pool, n, [&](size_t i, int) -> absl::Status {
     absl::Status ranges = CheckProofRanges(key, party, proofs[i]);
-    if (!ranges.ok()) return absl::InvalidArgumentError(absl::StrCat("value ", i, ": ", ranges.message()));
+    if (!ranges.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("value ", i, ": ", ranges.message()));
+    }
     c4[i] = PowSigned(cs[i].value, mpz_class(4), key.n_squared());
     z[i] = proofs[i].response;
     return absl::OkStatus();

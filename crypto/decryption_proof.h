@@ -59,7 +59,8 @@ absl::StatusOr<std::vector<DecryptionProof>> ProveDecryptionBatch(
 absl::Status VerifyDecryption(const ThresholdPublicKey& key, int party, const Ciphertext& c,
                               const mpz_class& partial, const DecryptionProof& proof);
 
-// VerifyDecryption for every value of a batch: OK, or InvalidArgument
+// VerifyDecryption for every value of a batch (`n_squared` must be a context
+// for N^2 of `key`): OK, or InvalidArgument
 // "value <j>: decryption proof of party <i> ..." for the lowest j that does
 // not verify (or whose proof or lengths are malformed). The two long
 // exponentiations of each proof (c^(4z), v^z) go through BatchModExp (the

@@ -180,6 +180,10 @@ TEST_P(PaillierBatchPathsTest, BatchVerificationAgreesWithOneAtATime) {
   EXPECT_THAT(VerifyDecryptionBatch(*key.public_key, ctx, 3, cts_, good.values,
                                     absl::MakeConstSpan(good.proofs).subspan(1), &pool_),
               StatusIs(absl::StatusCode::kInvalidArgument, "proofs"));
+  const ModExpContext other(key.public_key->n_squared() + 2);
+  EXPECT_THAT(VerifyDecryptionBatch(*key.public_key, other, 3, cts_, good.values, good.proofs,
+                                    &pool_),
+              StatusIs(absl::StatusCode::kInvalidArgument, "not for this key's N^2"));
   PartialDecryptionBatch huge = good;
   huge.proofs[1].response <<= 20000;
   EXPECT_THAT(
