@@ -19,6 +19,7 @@
 #include "cli/dp_flags.h"
 #include "cli/input_flags.h"
 #include "cli/model_metadata.h"
+#include "crypto/buffered_rng.h"
 #include "lda/collapsed_gibbs_sampler.h"
 #include "lda/metrics.h"
 #include "lda/model_file.h"
@@ -144,7 +145,8 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
   }
   const InputFlags input = InputFlagsForDp(f.input, dp, g.quiet);
   ASSIGN_OR_RETURN(TrainingData data, LoadTrainingData(input, g.quiet));
-  crypto::SodiumRng noise_rng;
+  crypto::SodiumRng os_rng;
+  crypto::BufferedRng noise_rng(os_rng);  // one getrandom per 4 KiB of noise
   ASSIGN_OR_RETURN(privacy::PrivacyAccountant accountant, privacy::MakeDpAccountant(dp));
   RETURN_IF_ERROR(PrepareForDp(dp, noise_rng, g.quiet, &data, &accountant));
   if (!g.quiet) {
