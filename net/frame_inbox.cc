@@ -114,7 +114,8 @@ absl::StatusOr<std::vector<uint8_t>> FrameInbox::Take(int from, int iteration, u
   std::unique_lock<std::mutex> lock(mu_);
   Link& link = links_[from];
   arrived_.wait_for(lock, options_.receive_timeout, [&] {
-    return !link.queue.empty() || !shutdown_.ok() || !link.ended.ok();
+    return !link.queue.empty() || !shutdown_.ok() || !link.ended.ok() ||
+           BrokenPeerOtherThan(from) >= 0;
   });
   if (!link.queue.empty()) {
     Frame frame = std::move(link.queue.front());
@@ -128,15 +129,31 @@ absl::StatusOr<std::vector<uint8_t>> FrameInbox::Take(int from, int iteration, u
     return std::vector<uint8_t>(frame.payload.begin(), frame.payload.end());
   }
   if (!shutdown_.ok()) return shutdown_;
-  if (!link.ended.ok()) {
-    return absl::UnavailableError(absl::StrCat(
-        "party ", from, " (", party_name(from), ") closed its link before sending its message of ",
-        PositionText(want), ": ", link.ended.message()));
+  if (!link.ended.ok()) return LinkEndedError(from, from, want);
+  if (const int broken = BrokenPeerOtherThan(from); broken >= 0) {
+    return LinkEndedError(broken, from, want);
   }
   return absl::DeadlineExceededError(absl::StrCat(
       "party ", party_id(), " (", party_name(party_id()), ") waited ",
       options_.receive_timeout.count(), " ms for party ", from, " (", party_name(from),
       ")'s message of ", PositionText(want), " in run ", run_id()));
+}
+
+int FrameInbox::BrokenPeerOtherThan(int from) const {
+  for (int p = 0; p < num_parties(); ++p) {
+    if (p != from && links_[p].broken()) return p;
+  }
+  return -1;
+}
+
+absl::Status FrameInbox::LinkEndedError(int peer, int from, FramePosition want) const {
+  const std::string what =
+      peer == from ? absl::StrCat("before sending its message of ", PositionText(want))
+                   : absl::StrCat("while this party waited for party ", from, " (",
+                                  party_name(from), ")'s message of ", PositionText(want));
+  return absl::UnavailableError(absl::StrCat("party ", peer, " (", party_name(peer),
+                                             ") closed its link ", what, ": ",
+                                             links_[peer].ended.message()));
 }
 
 void FrameInbox::NoteProgress(int iteration, uint64_t round) {

@@ -19,8 +19,10 @@
 // FailedPrecondition naming both positions when it is not the expected one
 // (PartyTransport's contract); DeadlineExceeded naming the peer and round
 // after receive_timeout; Unavailable when the peer's link ended with its
-// queue empty; Aborted with the cause after Shutdown, the failure itself
-// after Fail.
+// queue empty, or when any other peer's link broke (ended other than by an
+// orderly half-close: the run cannot finish without that party, so no Take
+// waits for its receive timeout behind a dead party); Aborted with the
+// cause after Shutdown, the failure itself after Fail.
 // Counters: messages and payload bytes received per sender, and the round
 // numbers that carried them (see GrpcPartyTransport::Stats).
 // Thread-safety: every method may be called from any thread.
@@ -79,7 +81,9 @@ class FrameInbox {
   void NoteProgress(int iteration, uint64_t round);
   // A stream from `from` that delivered frames started / ended; when the
   // last one ends, Take from `from` on an empty queue returns Unavailable
-  // with `why` instead of waiting.
+  // with `why` instead of waiting. An end whose `why` is not Unavailable
+  // (cancelled, refused) is a broken link: Take from any party on an empty
+  // queue then returns Unavailable naming `from`, until `from` reconnects.
   void LinkStarted(int from);
   void LinkEnded(int from, const absl::Status& why);
 
@@ -112,10 +116,14 @@ class FrameInbox {
     int open_streams = 0;
     bool ever_opened = false;
     absl::Status ended;  // non-OK once the last stream ended
+    bool broken() const { return !ended.ok() && ended.code() != absl::StatusCode::kUnavailable; }
   };
 
   explicit FrameInbox(Options options);
   absl::Status CheckPeer(int from, std::string_view what) const;
+  // The lowest-numbered party other than `from` whose link broke, or -1.
+  int BrokenPeerOtherThan(int from) const;
+  absl::Status LinkEndedError(int peer, int from, FramePosition want) const;
 
   const Options options_;
   mutable std::mutex mu_;

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "base/status_macros.h"
+#include "coordinator/concurrent_party_calls.h"
 #include "coordinator/failure_root_cause.h"
 #include "crypto/paillier_serialization.h"
 #include "net/grpc_status.h"
@@ -55,16 +56,15 @@ absl::Status RemotePartyGroup::ForEachParty(const std::string& step,
     waiting_.clear();
     for (int p = 0; p < n; ++p) waiting_.insert(p);
   }
-  std::vector<absl::Status> results(n);
-  std::vector<std::thread> threads;
-  for (int p = 0; p < n; ++p) {
-    threads.emplace_back([&, p] {
-      results[p] = call(p);
-      std::lock_guard<std::mutex> lock(mu_);
-      waiting_.erase(p);
-    });
-  }
-  for (std::thread& t : threads) t.join();
+  const std::vector<absl::Status> results = CallEveryParty(
+      n, call, kFailureGrace,
+      [&](const absl::Status& first) {
+        Abort(absl::StrCat(step, ": another party failed: ", first.message()));
+      },
+      [&](int p) {
+        std::lock_guard<std::mutex> lock(mu_);
+        waiting_.erase(p);
+      });
   std::vector<std::string> names;
   for (int p = 0; p < n; ++p) names.push_back(parties_[p].name);
   const int first = RootCauseParty(results, names);

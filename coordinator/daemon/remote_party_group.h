@@ -2,9 +2,10 @@
 // daemons reached over PartyControl (proto/party_control_service.proto),
 // mutual TLS with each party's certificate pinned. Each step calls every
 // party at once (one thread per party; the MPC among them needs all of them
-// running the step together) and waits for all answers; the first failure
-// is returned naming the party, and the others are told to Abort so that no
-// daemon waits for its receive timeout. waiting_for() lists the parties
+// running the step together) and waits for all answers
+// (concurrent_party_calls.h): once a call fails, the others get
+// kFailureGrace, then are told to Abort so that no daemon waits for its
+// receive timeout; the root-cause failure is returned naming its party. waiting_for() lists the parties
 // whose answer to the current step is outstanding (`pplda run status`).
 // Join and Prepare precede the PartyGroup steps: Join checks every party
 // holds the run's vocabulary and gathers the token totals; InitialCounts
@@ -49,6 +50,9 @@ struct RemoteCallStats {
 class RemotePartyGroup : public PartyGroup {
  public:
   static constexpr std::chrono::seconds kRelayConnectWait{30};
+  // After a party's call fails, how long the others may take to fail or
+  // finish by themselves before they are told to Abort.
+  static constexpr std::chrono::seconds kFailureGrace{10};
 
   // `identity`, `consortium`, `key` and `relay` must outlive the group;
   // `relay` may be null when no party is in relay mode.

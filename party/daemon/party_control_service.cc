@@ -71,6 +71,12 @@ absl::Status PartyControlService::Finish(const absl::Status& status, std::string
   if (!status.ok()) {
     metrics_.errors->Increment();
     spdlog::error("run {}: {} failed: {}", run, what, status.ToString());
+    // A failed step ends the run here: cancel this party's links at once,
+    // so that the others stop waiting for its messages (FrameInbox fails
+    // their receives) instead of waiting for their receive timeout.
+    if (session_ != nullptr && session_->run_id() == run && session_->failed()) {
+      Shutdown(absl::AbortedError(absl::StrCat(std::string(what), " failed at this party")));
+    }
   }
   return status;
 }

@@ -8,7 +8,9 @@
 // daemon's PartyLinkService, or in relay mode a RelayPartyTransport) and
 // session; a Join while another run is active is AlreadyExists, unless that
 // run failed, was aborted or was published. Abort (no lock wait) shuts the
-// run's transport down, which fails any step in progress.
+// run's transport down, which fails any step in progress. A step that fails
+// the session shuts the transport down too: its links are cancelled, so the
+// other parties' receives fail at once rather than at their timeout.
 // The logic is callable without gRPC (Handle*): relay mode hands it the
 // coordinator's calls that arrived over the party's outbound stream
 // (net/relay_client.h), where the caller is the coordinator by construction
@@ -94,6 +96,9 @@ class PartyControlService final : public pplda::v1::PartyControl::Service {
   // The active session for `run_id` (NotFound otherwise); caller holds mu_.
   absl::StatusOr<PartySession*> SessionFor(const std::string& run_id);
   absl::Status DoJoin(const pplda::v1::JoinRequest& request, pplda::v1::JoinReply* reply);
+  // Logs and counts a failed call; when it failed the run's session, also
+  // cancels this party's MPC links so the other parties stop waiting.
+  // Caller holds mu_.
   absl::Status Finish(const absl::Status& status, std::string_view what, const std::string& run);
 
   const std::string name_;

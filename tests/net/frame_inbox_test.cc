@@ -132,6 +132,45 @@ TEST(FrameInboxTest, EndedLinkMakesTakeUnavailableOnceDrained) {
   EXPECT_TRUE(inbox->Take(2, 0, 1).ok());
 }
 
+// The case of a killed party: this party waits for a live party's message
+// (the live one failed on the dead one and will never send it); the dead
+// party's broken link must end that wait at once, naming the dead party.
+TEST(FrameInboxTest, BrokenLinkOfAnotherPartyEndsAWaitForALiveOne) {
+  auto inbox = MakeInbox(std::chrono::seconds(60));
+  ASSERT_TRUE(inbox->Accept("p1", 0, 1, "a").ok());
+  ASSERT_TRUE(inbox->Accept("p2", 0, 1, "b").ok());
+  inbox->LinkStarted(1);
+  inbox->LinkStarted(2);
+  std::thread breaker([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    inbox->LinkEnded(2, absl::CancelledError("its stream was cancelled"));
+  });
+  EXPECT_EQ(*inbox->Take(1, 0, 1), Bytes("a"));  // queued frames still come first
+  const auto started = std::chrono::steady_clock::now();
+  const absl::Status s = inbox->Take(1, 0, 2).status();
+  breaker.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(s.message(), HasSubstr("party 2 (p2) closed its link while this party waited for "
+                                     "party 1 (p1)'s message of iteration 0 round 2"));
+  EXPECT_THAT(s.message(), HasSubstr("cancelled"));
+  EXPECT_EQ(*inbox->Take(2, 0, 1), Bytes("b"));
+  // The broken party reconnecting clears it.
+  inbox->LinkStarted(2);
+  ASSERT_TRUE(inbox->Accept("p1", 0, 2, "c").ok());
+  EXPECT_EQ(*inbox->Take(1, 0, 2), Bytes("c"));
+}
+
+// An orderly half-close (a party that finished and closed) ends only the
+// waits for that party's own messages.
+TEST(FrameInboxTest, HalfClosedLinkDoesNotEndWaitsForOthers) {
+  auto inbox = MakeInbox(std::chrono::milliseconds(300));
+  inbox->LinkStarted(2);
+  inbox->LinkEnded(2, absl::UnavailableError("it half-closed its stream"));
+  EXPECT_EQ(inbox->Take(1, 0, 1).status().code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(inbox->Take(2, 0, 1).status().code(), absl::StatusCode::kUnavailable);
+}
+
 TEST(FrameInboxTest, CreateValidates) {
   FrameInbox::Options o;
   o.run_id = "r";

@@ -489,5 +489,29 @@ TEST_F(PartyLinkTest, PeerThatGoesAwayEndsReceiveEarly) {
   EXPECT_THAT(s.message(), HasSubstr("p1"));
 }
 
+// The killed-party case over real streams: p2 waits for p0's message (p0
+// is alive but will never send it); p1 goes away; p2's wait ends at once,
+// naming p1, not at the 30 s receive timeout.
+TEST_F(PartyLinkTest, PeerThatGoesAwayEndsAWaitForAnotherPeer) {
+  std::vector<GrpcPartyTransport*> t = StartRun("run-gone-other");
+  ASSERT_TRUE(t[1]->Send(2, 1, {1}).ok());
+  ASSERT_TRUE(t[0]->Send(2, 1, {2}).ok());
+  ASSERT_TRUE(t[2]->Receive(1, 1).ok());
+  ASSERT_TRUE(t[2]->Receive(0, 1).ok());
+  std::thread killer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    for (auto& owned : transports_) {
+      if (owned.get() == t[1]) owned.reset();
+    }
+  });
+  const auto started = std::chrono::steady_clock::now();
+  const absl::Status s = t[2]->Receive(0, 2).status();
+  killer.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable) << s;
+  EXPECT_THAT(s.message(), HasSubstr("party 1 (p1) closed its link while this party waited for "
+                                     "party 0 (p0)"));
+}
+
 }  // namespace
 }  // namespace pplda::net
