@@ -16,6 +16,8 @@ packages=(
   openssl
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
+  # deployment tests (tests/deploy): network namespaces, tc, the compose file check
+  iproute2 docker-compose
 )
 
 missing=()

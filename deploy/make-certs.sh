@@ -7,7 +7,15 @@
 # every box public key (net/consortium_file.h).
 #
 #   deploy/make-certs.sh --out DIR [--name CONSORTIUM] [--days N] [--force] \
+#       [--requests REQ_DIR] \
 #       --coordinator NAME=HOST:PORT --party NAME=HOST:PORT --party ... [--helper NAME=HOST:PORT]
+#
+# --requests REQ_DIR: a real consortium's CA operator never holds anyone's
+# private keys: each organisation runs deploy/request-cert.sh, keeps its
+# keys, and sends REQ_DIR/<name>.csr (and, for a compute party,
+# <name>.box.pub); for every participant with a request there, its CSR is
+# signed (its key's proof of possession checked, CN = its name) and its box
+# public key pinned, and no key file of it is written.
 #
 # A compute party given as NAME=relay (--party early=relay) is in relay mode:
 # it has no address, never listens, and dials the coordinator.
@@ -26,7 +34,7 @@ usage() {
 }
 die() { echo "make-certs: $*" >&2; exit 1; }
 
-out="" name="pplda" days=825 force=0
+out="" name="pplda" days=825 force=0 requests=""
 names=() roles=() addresses=()
 add_participant() {  # role spec
   local role=$1 spec=$2
@@ -51,6 +59,7 @@ while [ $# -gt 0 ]; do
     --name) [ $# -ge 2 ] || usage; name=$2; shift 2 ;;
     --days) [ $# -ge 2 ] || usage; days=$2; shift 2 ;;
     --force) force=1; shift ;;
+    --requests) [ $# -ge 2 ] || usage; requests=$2; shift 2 ;;
     --coordinator|--party|--helper) [ $# -ge 2 ] || usage; add_participant "${1#--}" "$2"; shift 2 ;;
     -h|--help) usage ;;
     *) echo "make-certs: unknown argument $1" >&2; usage ;;
@@ -66,6 +75,7 @@ done
 [ "$coordinators" -eq 1 ] || die "exactly one --coordinator is needed (got $coordinators)"
 [ "$compute" -ge 3 ] || die "at least 3 compute parties (--party, --helper) are needed (got $compute)"
 [[ "$days" =~ ^[0-9]+$ ]] || die "--days must be a number"
+[ -z "$requests" ] || [ -d "$requests" ] || die "--requests $requests: no such folder"
 
 if [ -e "$out" ] && [ "$force" -ne 1 ]; then
   die "$out already exists; pass --force to replace its certificates, keys and consortium.toml"
@@ -102,9 +112,18 @@ echo "ca           $ca_fp  $out/ca.crt"
 # One certificate per participant.
 for i in "${!names[@]}"; do
   n=${names[$i]}
-  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$out/$n.key" 2>/dev/null
-  chmod 600 "$out/$n.key"
-  openssl req -new -key "$out/$n.key" -subj "/CN=$n" -out "$tmp/$n.csr"
+  if [ -n "$requests" ] && [ -f "$requests/$n.csr" ]; then
+    openssl req -in "$requests/$n.csr" -noout -verify 2>/dev/null ||
+      die "$requests/$n.csr: not a valid certificate request (signature check failed)"
+    subject=$(openssl req -in "$requests/$n.csr" -noout -subject -nameopt multiline |
+              sed -n 's/^ *commonName *= *//p')
+    [ "$subject" = "$n" ] || die "$requests/$n.csr: its CN is \"$subject\", expected \"$n\""
+    cp "$requests/$n.csr" "$tmp/$n.csr"
+  else
+    openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$out/$n.key" 2>/dev/null
+    chmod 600 "$out/$n.key"
+    openssl req -new -key "$out/$n.key" -subj "/CN=$n" -out "$tmp/$n.csr"
+  fi
   cat > "$tmp/$n.ext" <<EXT
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature, keyAgreement
@@ -128,6 +147,13 @@ for i in "${!names[@]}"; do
   n=${names[$i]}
   box_public+=("")
   [ "${roles[$i]}" != coordinator ] || continue
+  if [ -n "$requests" ] && [ -f "$requests/$n.csr" ]; then
+    [ -f "$requests/$n.box.pub" ] || die "$requests/$n.box.pub is missing (compute party $n sent a CSR)"
+    box_public[$i]=$(tr -d ' \n' < "$requests/$n.box.pub")
+    [[ "${box_public[$i]}" =~ ^[0-9a-f]{64}$ ]] ||
+      die "$requests/$n.box.pub: expected 64 lowercase hex digits (an X25519 public key)"
+    continue
+  fi
   openssl genpkey -algorithm X25519 -out "$tmp/$n.x25519.pem" 2>/dev/null
   openssl pkey -in "$tmp/$n.x25519.pem" -outform DER | raw_hex > "$out/$n.box"
   chmod 600 "$out/$n.box"

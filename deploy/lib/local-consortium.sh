@@ -12,9 +12,36 @@
 # Relay mode: set consortium_relay to the names of the parties that never
 # listen and dial the coordinator instead (e.g. consortium_relay="middle"),
 # before consortium_setup; every party then relays its MPC frames, sealed.
+# Other hosts (tests/deploy/wan_namespaces_test.sh): consortium_hosts lists
+# the addresses the consortium file gives the coordinator and the three
+# parties (default 127.0.0.1 for all); with consortium_listen_shift N > 0 a
+# daemon listens on 127.0.0.1:(its port + N) instead, behind something the
+# caller puts on its advertised address; with consortium_listen_host H, on
+# H:(its port) (e.g. 0.0.0.0 in a container). consortium_exec NAME CMD... starts
+# a participant's daemon (always in the background; default: exec CMD); a
+# caller may define it before sourcing this file, e.g. to enter a network
+# namespace.
 consortium_names=(early middle modern)
 consortium_pids=()
 consortium_relay=${consortium_relay:-}
+if [ -z "${consortium_hosts+x}" ]; then
+  consortium_hosts=(127.0.0.1 127.0.0.1 127.0.0.1 127.0.0.1)
+fi
+consortium_listen_shift=${consortium_listen_shift:-0}
+consortium_listen_host=${consortium_listen_host:-}
+declare -F consortium_exec > /dev/null || consortium_exec() { shift; exec "$@"; }
+
+# consortium_listen INDEX PORT: the listen address of participant INDEX
+# (0 coordinator, 1..3 the parties) whose advertised port is PORT.
+consortium_listen() {
+  if [ "$consortium_listen_shift" -gt 0 ]; then
+    echo "127.0.0.1:$(($2 + consortium_listen_shift))"
+  elif [ -n "$consortium_listen_host" ]; then
+    echo "$consortium_listen_host:$2"
+  else
+    echo "${consortium_hosts[$1]}:$2"
+  fi
+}
 # consortium_threads: worker threads per party daemon (0 = all cores).
 consortium_threads=${consortium_threads:-0}
 
@@ -29,12 +56,12 @@ consortium_setup() {
   mkdir -p "$dir/logs"
   cp "$vocabulary" "$dir/vocabulary.txt"
   "$repo_root/deploy/make-certs.sh" --out "$dir/certs" --name local-consortium \
-    --coordinator "coordinator=127.0.0.1:$base" \
+    --coordinator "coordinator=${consortium_hosts[0]}:$base" \
     $(for i in 0 1 2; do
         if consortium_is_relay "${consortium_names[$i]}"; then
           echo "--party ${consortium_names[$i]}=relay"
         else
-          echo "--party ${consortium_names[$i]}=127.0.0.1:$((base + 1 + i))"
+          echo "--party ${consortium_names[$i]}=${consortium_hosts[$((i + 1))]}:$((base + 1 + i))"
         fi
       done) > "$dir/logs/make-certs.log"
   "$pplda" keys deal --party early --party middle --party modern --bits "$bits" \
@@ -46,7 +73,7 @@ consortium = "certs/consortium.toml"
 vocabulary = "vocabulary.txt"
 public_key = "keys/public.key"
 state_dir = "state/coordinator"
-listen = "127.0.0.1:$base"
+listen = "$(consortium_listen 0 "$base")"
 metrics_listen = "127.0.0.1:$((base + 10))"
 [tls]
 ca = "certs/ca.crt"
@@ -56,7 +83,7 @@ TOML
   local i name listen
   for i in 0 1 2; do
     name=${consortium_names[$i]}
-    listen="listen = \"127.0.0.1:$((base + 1 + i))\""
+    listen="listen = \"$(consortium_listen $((i + 1)) $((base + 1 + i)))\""
     if consortium_is_relay "$name"; then listen="# relay mode: never listens"; fi
     cat > "$dir/$name.toml" <<TOML
 [party]
@@ -84,10 +111,11 @@ TOML
 
 consortium_start() {
   local dir=$1 name
-  "$coordinator_bin" --config "$dir/coordinator.toml" > "$dir/logs/coordinator.log" 2>&1 &
+  consortium_exec coordinator "$coordinator_bin" --config "$dir/coordinator.toml" \
+    > "$dir/logs/coordinator.log" 2>&1 &
   consortium_pids+=($!)
   for name in "${consortium_names[@]}"; do
-    "$party_bin" --config "$dir/$name.toml" > "$dir/logs/$name.log" 2>&1 &
+    consortium_exec "$name" "$party_bin" --config "$dir/$name.toml" > "$dir/logs/$name.log" 2>&1 &
     consortium_pids+=($!)
   done
   # Every daemon listens, except relay-mode parties; with any relay-mode
