@@ -39,7 +39,8 @@ endfunction()
 # pplda_tests_in_folder(<prefix> DEPS ... [EXCLUDE file ...]): every foo_test.cc
 # of the calling folder becomes the binary <prefix>_foo_test (label "unit");
 # foo_stat_test.cc gets label "statistical" (fixed seeds, stated error rates)
-# and a 900 s timeout.
+# and a 900 s timeout; foo_slow_test.cc label "slow" (minutes on 2 cores: not
+# run by deploy/test.sh; `ctest -L slow`) and a 3600 s timeout.
 function(pplda_tests_in_folder prefix)
   cmake_parse_arguments(ARG "" "" "DEPS;EXCLUDE" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cc)
@@ -50,6 +51,8 @@ function(pplda_tests_in_folder prefix)
     get_filename_component(name ${src} NAME_WE)
     if(name MATCHES "_stat_test$")
       pplda_test(${prefix}_${name} SOURCES ${src} DEPS ${ARG_DEPS} LABELS statistical TIMEOUT 900)
+    elseif(name MATCHES "_slow_test$")
+      pplda_test(${prefix}_${name} SOURCES ${src} DEPS ${ARG_DEPS} LABELS slow TIMEOUT 3600)
     else()
       pplda_test(${prefix}_${name} SOURCES ${src} DEPS ${ARG_DEPS})
     endif()

@@ -1,5 +1,8 @@
 #include "crypto/big_field_shamir.h"
 
+#include <map>
+#include <mutex>
+
 #include "absl/strings/str_cat.h"
 
 namespace pplda::crypto {
@@ -10,10 +13,34 @@ absl::StatusOr<BigFieldShamir> BigFieldShamir::Create(int num_parties, int thres
     return absl::InvalidArgumentError(absl::StrCat("big-field Shamir: need 3 <= n <= 64 and 1 <= t < n/2, got n = ",
                                                    num_parties, ", t = ", threshold));
   }
-  if (prime <= num_parties || mpz_probab_prime_p(prime.get_mpz_t(), 30) == 0) {
+  if (prime <= num_parties || mpz_probab_prime_p(prime.get_mpz_t(), 10) == 0) {
     return absl::InvalidArgumentError("big-field Shamir: the modulus must be a prime above n");
   }
   return BigFieldShamir(num_parties, threshold, std::move(prime));
+}
+
+const mpz_class& BigFieldShamir::PublicPrime(int bits) {
+  // 2^(bits - 1) + delta is the first prime above 2^(bits - 1) for these
+  // sizes (the fields of 1024- and 2048-bit moduli with sigma = 40; found
+  // with mpz_nextprime, which takes about a minute at 4280 bits); others
+  // are searched for.
+  static const std::map<int, unsigned> kKnownDeltas = {
+      {1720, 1601}, {2232, 411}, {3256, 2273}, {4280, 8921}};
+  static std::mutex mu;
+  static std::map<int, mpz_class> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(bits);
+  if (it == cache.end()) {
+    const mpz_class start = mpz_class(1) << (bits - 1);
+    mpz_class prime;
+    if (auto known = kKnownDeltas.find(bits); known != kKnownDeltas.end()) {
+      prime = start + known->second;
+    } else {
+      mpz_nextprime(prime.get_mpz_t(), start.get_mpz_t());
+    }
+    it = cache.emplace(bits, std::move(prime)).first;
+  }
+  return it->second;
 }
 
 BigFieldShamir::BigFieldShamir(int n, int t, mpz_class prime)

@@ -22,8 +22,12 @@ namespace pplda::crypto {
 class BigFieldShamir {
  public:
   // InvalidArgument unless 3 <= n <= 64, 1 <= t, 2t < n and P is an odd
-  // prime (probabilistic check) above n.
+  // prime (GMP's Baillie-PSW check) above n.
   static absl::StatusOr<BigFieldShamir> Create(int num_parties, int threshold, mpz_class prime);
+  // A public field prime every party derives alike: the first prime above
+  // 2^(bits - 1) (known for the sizes in use, else searched once per size
+  // per process).
+  static const mpz_class& PublicPrime(int bits);
 
   int num_parties() const { return num_parties_; }
   int threshold() const { return threshold_; }

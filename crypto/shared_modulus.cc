@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <mutex>
 #include <string>
 #include <utility>
 
@@ -26,21 +24,6 @@ std::vector<uint32_t> OddPrimesUpTo(uint32_t bound) {
     for (uint64_t j = uint64_t{i} * i; j <= bound; j += 2 * i) composite[j] = true;
   }
   return primes;
-}
-
-// The public field prime: the first prime above 2^(bits - 1), computed once
-// per size (every party derives the same).
-const mpz_class& FieldPrime(int bits) {
-  static std::mutex mu;
-  static std::map<int, mpz_class> cache;
-  std::lock_guard<std::mutex> lock(mu);
-  auto it = cache.find(bits);
-  if (it == cache.end()) {
-    mpz_class start = mpz_class(1) << (bits - 1), prime;
-    mpz_nextprime(prime.get_mpz_t(), start.get_mpz_t());
-    it = cache.emplace(bits, std::move(prime)).first;
-  }
-  return it->second;
 }
 
 // Products of consecutive primes that fit 64 bits, for fast trial division.
@@ -150,7 +133,7 @@ absl::StatusOr<ModulusSievePlan> PlanModulusSieve(const SharedModulusOptions& o,
   for (int i = 0; i < num_parties; ++i) m_to_n *= m;
   plan.r_sum_bound = (quarter - m - m_to_n) / m;
   plan.mask_bits = num_parties * static_cast<int>(BitLength(m)) + o.sigma;
-  plan.field_prime = FieldPrime(o.modulus_bits + half + 3 * o.sigma + 64);
+  plan.field_prime = BigFieldShamir::PublicPrime(o.modulus_bits + half + 3 * o.sigma + 64);
   if (o.pairs_per_batch > 0) {
     plan.pairs_per_batch = o.pairs_per_batch;
   } else {
