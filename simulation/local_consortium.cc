@@ -10,6 +10,7 @@
 #include "crypto/mpc_config.h"
 #include "lda/corpus.h"
 #include "lda/gibbs_state.h"
+#include "privacy/document_caps.h"
 #include "simulation/in_process_party_group.h"
 
 namespace pplda::simulation {
@@ -53,19 +54,66 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
   ASSIGN_OR_RETURN(crypto::MpcConfig config,
                    crypto::MpcConfig::Create(n, t, crypto::MpcConfig::kDefaultSigma,
                                              options.shared_randomness));
-  std::vector<int64_t> tokens;
   LocalConsortiumResult result;
+  party::SecureLdaOptions lda_options = options.lda;
+  if (options.dp.has_value()) {
+    privacy::DpCountOptions dp = *options.dp;
+    dp.noise_parties = n;
+    dp.noise_coalition = t;
+    RETURN_IF_ERROR(privacy::ValidateDpCountOptions(dp, options.iterations));
+    for (int p = 0; p < n; ++p) {
+      for (size_t m = 0; m < parties[p].documents.size(); ++m) {
+        lda::Document doc{"", parties[p].documents[m]};
+        if (privacy::CapDocument(doc, dp.caps).tokens.size() != doc.tokens.size()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "party ", parties[p].name, ", document ", m,
+              " exceeds the DP caps (--dp-max-tokens ", dp.caps.max_tokens,
+              ", --dp-max-term-count ", dp.caps.max_per_term, "): cap the documents first"));
+        }
+      }
+    }
+    ASSIGN_OR_RETURN(privacy::PrivacyAccountant accountant,
+                     privacy::PrivacyAccountant::WithBudget(dp.epsilon, dp.delta));
+    ASSIGN_OR_RETURN(privacy::DistributedNoise noise,
+                     privacy::CalibrateDistributedCountNoise(dp, options.iterations,
+                                                             vocabulary.size(),
+                                                             options.lda.num_topics, accountant));
+    const std::vector<int> schedule =
+        privacy::ReleaseSchedule(options.iterations, noise.composition.releases);
+    // Debit first: a refused release is never computed.
+    RETURN_IF_ERROR(accountant.Record(privacy::ShareTruncationRelease(noise)));
+    for (size_t r = 0; r < schedule.size(); ++r) {
+      RETURN_IF_ERROR(accountant.Record(privacy::DistributedIterationRelease(dp, noise)));
+    }
+    lda_options.dp = party::MakeSecureDpNoise(noise, schedule, options.iterations);
+    result.dp_training =
+        privacy::DescribeDpCountTraining(dp, options.iterations, noise.composition, &noise);
+    result.accountant = std::move(accountant);
+  }
+  std::vector<int64_t> tokens;
   std::vector<InProcessPartyInput> inputs;
   for (int p = 0; p < n; ++p) {
     tokens.push_back(CountTokens(parties[p]));
     result.party_names.push_back(parties[p].name);
   }
   ASSIGN_OR_RETURN(party::SecureLdaPlan plan,
-                   party::SecureLdaPlan::Create(options.lda, vocabulary.size(), tokens,
+                   party::SecureLdaPlan::Create(lda_options, vocabulary.size(), tokens,
                                                 key.public_key->paillier(), config));
   for (int p = 0; p < n; ++p) {
-    std::vector<std::vector<int>> topics =
-        InitialTopics(parties[p], plan.num_topics(), options.seed, p);
+    // DP: the initial topics must be unpredictable too (the twin's argument
+    // treats every draw as the mechanism's secret randomness, and a public
+    // seed indexed by position would tie other documents' topics to the
+    // target's presence): drawn from the party's own source, not recorded.
+    uint64_t seed = options.seed;
+    if (options.dp.has_value()) {
+      std::unique_ptr<crypto::SecureRng> rng =
+          rng_factory(p, party::PartyRandomSource::kInitialTopics);
+      if (rng == nullptr) {
+        return absl::InvalidArgumentError(absl::StrCat("no random source for party ", p));
+      }
+      seed = rng->NextUint64();
+    }
+    std::vector<std::vector<int>> topics = InitialTopics(parties[p], plan.num_topics(), seed, p);
     inputs.push_back(InProcessPartyInput{std::move(parties[p].documents), std::move(topics)});
   }
   ThreadPool pool(options.threads);
