@@ -49,6 +49,28 @@ SecureDpNoise MakeSecureDpNoise(const privacy::DistributedNoise& noise,
   return dp;
 }
 
+absl::StatusOr<SecureDpSetup> SetUpSecureDp(const privacy::DpCountOptions& options,
+                                            int iterations, int parties, int coalition,
+                                            int32_t num_terms, int num_topics) {
+  privacy::DpCountOptions dp = options;
+  dp.noise_parties = parties;
+  dp.noise_coalition = coalition;
+  RETURN_IF_ERROR(privacy::ValidateDpCountOptions(dp, iterations));
+  ASSIGN_OR_RETURN(privacy::PrivacyAccountant accountant,
+                   privacy::PrivacyAccountant::WithBudget(dp.epsilon, dp.delta));
+  ASSIGN_OR_RETURN(privacy::DistributedNoise noise,
+                   privacy::CalibrateDistributedCountNoise(dp, iterations, num_terms, num_topics,
+                                                           accountant));
+  const std::vector<int> schedule = privacy::ReleaseSchedule(iterations, noise.composition.releases);
+  RETURN_IF_ERROR(accountant.Record(privacy::ShareTruncationRelease(noise)));
+  for (size_t r = 0; r < schedule.size(); ++r) {
+    RETURN_IF_ERROR(accountant.Record(privacy::DistributedIterationRelease(dp, noise)));
+  }
+  SecureDpSetup out{MakeSecureDpNoise(noise, schedule, iterations), std::move(accountant),
+                    privacy::DescribeDpCountTraining(dp, iterations, noise.composition, &noise)};
+  return out;
+}
+
 absl::StatusOr<NoiseShares> NoiseForRelease(const SecureDpNoise& dp, int32_t num_terms,
                                             int num_topics, crypto::SecureRng& rng) {
   RETURN_IF_ERROR(dp.Validate());

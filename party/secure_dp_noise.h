@@ -30,7 +30,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "crypto/secure_rng.h"
+#include "nlohmann/json.hpp"
 #include "privacy/distributed_discrete_gaussian.h"
+#include "privacy/dp_count_training.h"
+#include "privacy/privacy_accountant.h"
 
 namespace pplda::party {
 
@@ -52,6 +55,22 @@ struct NoiseShares {
   std::vector<int64_t> term_major;  // V x K, |entry| <= B
   std::vector<int64_t> totals;      // K, sum over terms
 };
+
+// A run's DP setup from its public DP options, identical at every
+// participant: the accountant with the run's budget, the truncation and
+// every noisy iteration debited (before anything is computed: a refused
+// release is never made), the SecureDpNoise of the plan, and the mechanism's
+// record (DescribeDpCountTraining with the distributed noise). n compute
+// parties, t = the MPC threshold (the coalition the noise must withstand).
+// Errors: ValidateDpCountOptions's and the calibration's (naming the flag).
+struct SecureDpSetup {
+  SecureDpNoise noise;
+  privacy::PrivacyAccountant accountant;
+  nlohmann::json description;
+};
+absl::StatusOr<SecureDpSetup> SetUpSecureDp(const privacy::DpCountOptions& options,
+                                            int iterations, int parties, int coalition,
+                                            int32_t num_terms, int num_topics);
 
 // One party's shares for one release. InvalidArgument when the parameters
 // do not Validate.

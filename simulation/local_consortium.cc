@@ -72,23 +72,12 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
         }
       }
     }
-    ASSIGN_OR_RETURN(privacy::PrivacyAccountant accountant,
-                     privacy::PrivacyAccountant::WithBudget(dp.epsilon, dp.delta));
-    ASSIGN_OR_RETURN(privacy::DistributedNoise noise,
-                     privacy::CalibrateDistributedCountNoise(dp, options.iterations,
-                                                             vocabulary.size(),
-                                                             options.lda.num_topics, accountant));
-    const std::vector<int> schedule =
-        privacy::ReleaseSchedule(options.iterations, noise.composition.releases);
-    // Debit first: a refused release is never computed.
-    RETURN_IF_ERROR(accountant.Record(privacy::ShareTruncationRelease(noise)));
-    for (size_t r = 0; r < schedule.size(); ++r) {
-      RETURN_IF_ERROR(accountant.Record(privacy::DistributedIterationRelease(dp, noise)));
-    }
-    lda_options.dp = party::MakeSecureDpNoise(noise, schedule, options.iterations);
-    result.dp_training =
-        privacy::DescribeDpCountTraining(dp, options.iterations, noise.composition, &noise);
-    result.accountant = std::move(accountant);
+    ASSIGN_OR_RETURN(party::SecureDpSetup setup,
+                     party::SetUpSecureDp(dp, options.iterations, n, t, vocabulary.size(),
+                                          options.lda.num_topics));
+    lda_options.dp = std::move(setup.noise);
+    result.dp_training = std::move(setup.description);
+    result.accountant = std::move(setup.accountant);
   }
   std::vector<int64_t> tokens;
   std::vector<InProcessPartyInput> inputs;
@@ -104,16 +93,25 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
     // treats every draw as the mechanism's secret randomness, and a public
     // seed indexed by position would tie other documents' topics to the
     // target's presence): drawn from the party's own source, not recorded.
-    uint64_t seed = options.seed;
-    if (options.dp.has_value()) {
+    std::vector<std::vector<int>> topics;
+    if (options.dp.has_value() && parties[p].initial_topics.empty()) {
+      // One uniform topic per token from the party's kInitialTopics source,
+      // the derivation of a party daemon without initial_topics_seed
+      // (party/party_session.cc), so both publish the same model for the
+      // same deterministic test sources.
       std::unique_ptr<crypto::SecureRng> rng =
           rng_factory(p, party::PartyRandomSource::kInitialTopics);
       if (rng == nullptr) {
         return absl::InvalidArgumentError(absl::StrCat("no random source for party ", p));
       }
-      seed = rng->NextUint64();
+      for (const std::vector<lda::TermId>& d : parties[p].documents) {
+        std::vector<int> z(d.size());
+        for (int& k : z) k = static_cast<int>(rng->UniformUint64(static_cast<uint64_t>(plan.num_topics())));
+        topics.push_back(std::move(z));
+      }
+    } else {
+      topics = InitialTopics(parties[p], plan.num_topics(), options.seed, p);
     }
-    std::vector<std::vector<int>> topics = InitialTopics(parties[p], plan.num_topics(), seed, p);
     inputs.push_back(InProcessPartyInput{std::move(parties[p].documents), std::move(topics)});
   }
   ThreadPool pool(options.threads);
