@@ -51,6 +51,10 @@ void AddDpFlags(CLI::App* app, DpFlags* f) {
                   "stored; 0 = off)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1099511627776.0));
+  AddDpTrainingFlags(app, f);
+}
+
+void AddDpTrainingFlags(CLI::App* app, DpFlags* f) {
   f->epsilon_option = app->add_option("--dp-epsilon", f->epsilon,
                   "DP training for the whole run: the run's epsilon, DP vocabulary included "
                   "(noise on the counts at every noisy iteration; batched sampler; 0 = off)")

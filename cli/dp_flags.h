@@ -64,6 +64,10 @@ struct DpFlags {
 };
 
 void AddDpFlags(CLI::App* app, DpFlags* flags);
+// The DP training flags only (--dp-epsilon, --dp-delta, --dp-max-tokens,
+// --dp-max-term-count, --dp-noisy-iterations): `pplda simulate`, whose
+// vocabulary is a file or the union, and which has no final-count noise.
+void AddDpTrainingFlags(CLI::App* app, DpFlags* flags);
 
 // The options the flags ask for (InvalidArgument naming the flag when they
 // conflict with the input flags, e.g. --dp-vocab-epsilon with a prepared

@@ -13,6 +13,8 @@
 #include "base/progress.h"
 #include "base/status_macros.h"
 #include "cli/command.h"
+#include "cli/dp_flags.h"
+#include "cli/input_flags.h"
 #include "coordinator/daemon/coordinator_client.h"
 
 namespace pplda::cli {
@@ -30,6 +32,7 @@ struct RunFlags {
   bool verify_conversion = false;
   std::string out = "model.json";
   std::string reason = "cancelled from the run CLI";
+  DpFlags dp;  // DP training (AddDpTrainingFlags)
 };
 
 std::string Describe(const pplda::v1::RunStatus& s) {
@@ -86,6 +89,15 @@ absl::Status RunStart(const RunFlags& f) {
   p.set_beta(f.beta);
   p.set_draw_method(f.draw);
   p.set_verify_conversion(f.verify_conversion);
+  ASSIGN_OR_RETURN(const privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, InputFlags()));
+  if (dp.counts) {
+    RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp.counts, f.iterations));
+    p.set_dp_epsilon(dp.counts->epsilon);
+    p.set_dp_delta(dp.counts->delta);
+    p.set_dp_max_tokens(static_cast<uint32_t>(dp.counts->caps.max_tokens));
+    p.set_dp_max_term_count(static_cast<uint32_t>(dp.counts->caps.max_per_term));
+    p.set_dp_noisy_iterations(static_cast<uint32_t>(dp.counts->noisy_iterations));
+  }
   ASSIGN_OR_RETURN(std::string run_id, client->Start(p));
   std::printf("%s\n", run_id.c_str());
   std::fflush(stdout);
@@ -165,6 +177,7 @@ void AddRunCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) {
   start->add_flag("--verify-conversion", f->verify_conversion,
                   "Proofs of correct decryption in every iteration, verified by every party "
                   "(about 3x the conversion's cost; docs/performance.md)");
+  AddDpTrainingFlags(start, &f->dp);
   start->callback([f, run] { *run = [f] { return RunStart(*f); }; });
 
   CLI::App* status = app->add_subcommand("status", "Show a run's state and who it waits for");

@@ -20,6 +20,17 @@
 // (party/party_randomness.h), so both publish the same model; the model's
 // metadata says so. Only in builds with PPLDA_INSECURE_TEST_RANDOMNESS (OFF
 // by default in Release builds); others refuse the flag at start.
+//
+// DP training (--dp-epsilon E [--dp-delta D] [--dp-max-tokens L]
+// [--dp-max-term-count c] [--dp-noisy-iterations R], the flags and ranges of
+// `pplda train`, cli/dp_flags.h): every party's documents are capped, the
+// compute parties add distributed discrete Gaussian noise under encryption
+// at every noisy iteration (docs/protocol.md "DP training"), calibrated for
+// n compute parties and a coalition of t = the MPC threshold; the model file
+// then records the budget in metadata.privacy (the format of plaintext DP
+// models), the secure protocol's leakage statement, and no exact statistic
+// of the documents (no per-party document or token count, timing or trace);
+// --mixtures-dir is refused (exact mixtures).
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -31,6 +42,7 @@
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "cli/command.h"
+#include "cli/dp_flags.h"
 #include "cli/input_flags.h"
 #include "cli/model_metadata.h"
 #include "coordinator/consortium_policy.h"
@@ -63,6 +75,7 @@ struct SimulateFlags {
   std::string mixtures_dir;
   bool insecure_deterministic_rng = false;  // tests only
   uint64_t insecure_deterministic_rng_seed = 0;
+  DpFlags dp;  // the DP training flags only (AddDpTrainingFlags)
 };
 
 struct NamedPath {
@@ -212,14 +225,37 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
                  party::kInsecureDeterministicRngWarning, f.insecure_deterministic_rng_seed);
     rng_factory = *std::move(insecure);
   }
+  ASSIGN_OR_RETURN(const privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input));
+  if (dp.counts) {
+    RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp.counts, f.iterations));
+    if (!f.mixtures_dir.empty()) {
+      return absl::InvalidArgumentError(
+          "--mixtures-dir cannot be used with --dp-epsilon: it would write each training "
+          "document's exact topic mixture, which DP training does not release");
+    }
+  }
   ASSIGN_OR_RETURN(std::vector<NamedPath> named, ParseParties(f.parties));
   ASSIGN_OR_RETURN(PartyCorpora data, LoadParties(f, named, g.quiet));
   std::vector<simulation::ConsortiumParty> parties;
+  int64_t capped = 0;
   for (size_t i = 0; i < named.size(); ++i) {
     simulation::ConsortiumParty p;
     p.name = named[i].name;
-    for (const lda::Document& d : data.corpora[i].documents) p.documents.push_back(d.tokens);
+    for (const lda::Document& d : data.corpora[i].documents) {
+      if (dp.counts) {
+        lda::Document kept = privacy::CapDocument(d, dp.counts->caps);
+        capped += kept.tokens.size() != d.tokens.size();
+        p.documents.push_back(std::move(kept.tokens));
+      } else {
+        p.documents.push_back(d.tokens);
+      }
+    }
     parties.push_back(std::move(p));
+  }
+  if (dp.counts && !g.quiet) {
+    // Exact figure for the operator only; the model file does not hold it.
+    spdlog::info("DP training: {} documents shortened to the caps (L = {}, c = {})", capped,
+                 dp.counts->caps.max_tokens, dp.counts->caps.max_per_term);
   }
   ASSIGN_OR_RETURN(const int n, coordinator::ComputeParties(static_cast<int>(parties.size())));
   auto key_start = std::chrono::steady_clock::now();
@@ -253,6 +289,7 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
   options.iterations = f.iterations;
   options.seed = f.seed;
   options.threads = f.threads;
+  options.dp = dp.counts;
   ProgressReporter progress("simulate", f.iterations, "iterations", g.progress_mode());
   options.on_step = [&](const coordinator::IterationReport& r) {
     if (r.iteration == 0 && !g.quiet) spdlog::info("initial counts encrypted and folded in {:.2f} s", r.seconds);
@@ -304,7 +341,27 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
       {"mpc_bytes_sent_per_party", bytes},
       {"coordinator_bytes", s.coordinator_bytes}};
   if (!f.key_dir.empty()) training.erase("key_dealing_seconds");
-  AddStandardMetadata(&result.model.metadata, training, data.info);
+  if (dp.counts) {
+    // Parameters only: no timing, byte or round count (they depend on the
+    // data through the caps and clamping), no per-party document or token
+    // count.
+    for (const char* exact : {"key_dealing_seconds", "init_seconds", "iteration_seconds",
+                              "publication_seconds", "phase_seconds_party0",
+                              "mpc_bytes_sent_per_party", "coordinator_bytes", "mpc_rounds",
+                              "partial_decryptions", "seed"}) {
+      training.erase(exact);
+    }
+    training["seed"] = "secret (DP training: the initial topics' seed is not recorded)";
+    nlohmann::json corpus = InputOptionsInfo(f.input);
+    nlohmann::json party_names = nlohmann::json::array();
+    for (const NamedPath& p : named) party_names.push_back({{"name", p.name}, {"input", p.path}});
+    corpus["parties"] = party_names;
+    corpus["vocabulary"] = data.info["vocabulary"].value("source", "");
+    result.model.metadata = nlohmann::json::object();
+    AddStandardMetadata(&result.model.metadata, training, corpus);
+  } else {
+    AddStandardMetadata(&result.model.metadata, training, data.info);
+  }
   coordinator::LeakageContext leakage;
   leakage.setting = "secure multi-party simulation (all parties in one process)";
   leakage.key_origin = coordinator::KeyOriginLabel(key.public_key->origin());
@@ -314,7 +371,20 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
   if (f.insecure_deterministic_rng) {
     leakage.insecure_deterministic_rng_seed = f.insecure_deterministic_rng_seed;
   }
-  result.model.metadata["privacy"] = coordinator::LeakageStatement(leakage);
+  if (dp.counts) {
+    leakage.dp_counts = true;
+    const privacy::PrivacyUnit unit = PrivacyUnitFor(f.input);
+    nlohmann::json statement = privacy::DpPrivacyStatement(dp, *result.accountant, unit,
+                                                           std::nullopt, result.dp_training);
+    statement["setting"] = leakage.setting;
+    statement["leakage"] = privacy::SecureDpLeakage(*result.accountant, *dp.counts, unit,
+                                                    result.num_parties, result.threshold);
+    statement["secure_protocol"] = coordinator::LeakageStatement(leakage);
+    result.model.metadata["privacy"] = std::move(statement);
+    ReportPrivacy(dp, &*result.accountant, unit, /*publishing=*/true);
+  } else {
+    result.model.metadata["privacy"] = coordinator::LeakageStatement(leakage);
+  }
   RETURN_IF_ERROR(lda::WriteModelFile(result.model, f.out));
   if (!f.mixtures_dir.empty()) {
     std::error_code ec;
@@ -395,6 +465,7 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
       "daemons with insecure_deterministic_rng_seed = SEED use (the model says so); refused "
       "unless built with PPLDA_INSECURE_TEST_RANDOMNESS")
       ->check(CLI::Range(uint64_t{0}, uint64_t{INT64_MAX}));  // what a TOML integer holds
+  AddDpTrainingFlags(app, &flags->dp);
   app->callback([flags, &globals, run, rng_seed] {
     flags->insecure_deterministic_rng = rng_seed->count() > 0;
     *run = [flags, &globals] { return RunSimulate(*flags, globals); };

@@ -28,7 +28,7 @@ nlohmann::json LeakageStatement(const LeakageContext& c) {
       "topics of its own tokens. Not revealed: documents, per-document or per-party "
       "counts, sampling weights, intermediate global counts, other parties' topics "
       "(docs/protocol.md). The coordinator sees only ciphertexts.";
-  const std::string hiding =
+  std::string hiding =
       "'Not revealed' holds against semi-honest parties of which fewer than half collude (an "
       "honest majority of the compute parties), assuming Paillier (decisional composite "
       "residuosity) and ChaCha20 (pseudo-random sharing) are secure, and statistically: "
@@ -38,7 +38,19 @@ nlohmann::json LeakageStatement(const LeakageContext& c) {
       "docs/mpc.md, 'Statistical distance of a whole run'). Not covered: malicious parties "
       "that deviate from the protocol, a colluding majority, and the published counts "
       "themselves (no differential privacy in this model).";
-  if (c.data_holders == 2) {
+  if (c.dp_counts) {
+    // The DP statement replaces "no differential privacy in this model".
+    const std::string no_dp = " (no differential privacy in this model)";
+    const size_t at = hiding.find(no_dp);
+    if (at != std::string::npos) {
+      hiding.replace(at, no_dp.size(), " beyond the differential privacy of DP training");
+    }
+    absl::StrAppend(&leakage,
+                    " DP training: the published counts are the last noisy release of the "
+                    "counts (noise added under encryption by every compute party at each noisy "
+                    "iteration), never the exact counts; the budget and what it covers are in "
+                    "this model's privacy object.");
+  } else if (c.data_holders == 2) {
     absl::StrAppend(&leakage,
                     " With two data holders the published exact counts minus one holder's own "
                     "counts are the other holder's counts: each holder learns the other's "

@@ -38,6 +38,9 @@ struct LeakageContext {
   // INSECURE, tests only (party/party_randomness.h): the parties' random
   // sources were seeded streams; the seed when so.
   std::optional<uint64_t> insecure_deterministic_rng_seed;
+  // DP training: the published counts are the last noisy release (the
+  // budget is in the model's top-level privacy object).
+  bool dp_counts = false;
 };
 
 // The "privacy" object of a secure model's metadata: setting, key origin

@@ -1,5 +1,6 @@
 #include "coordinator/lda_coordinator.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -71,7 +72,7 @@ absl::StatusOr<std::vector<int64_t>> LdaCoordinator::DecodeCounts(
       const int h = k / plan_.chunk_width();
       const int64_t v =
           slots[(static_cast<size_t>(t) * plan_.chunks() + h) * s + (k - h * plan_.chunk_width())];
-      if (v < 0) {
+      if (v < 0 && !plan_.dp()) {
         return absl::InternalError(absl::StrCat("published count n_", k, "(", t, ") = ", v,
                                                 " is negative"));
       }
@@ -84,6 +85,11 @@ absl::StatusOr<std::vector<int64_t>> LdaCoordinator::DecodeCounts(
       return absl::InternalError(absl::StrCat("published topic ", k, " sums to ", row_sums[k],
                                               " but its encrypted total is ", totals[k]));
     }
+  }
+  // DP: the release is N = C + noise, negative cells included; the model
+  // holds max(N, 0), the plaintext twin's post-processing.
+  if (plan_.dp()) {
+    for (int64_t& v : counts) v = std::max<int64_t>(v, 0);
   }
   return counts;
 }

@@ -17,6 +17,9 @@
 // ciphertexts are validated (in Z*_{N^2}); a partial decryption whose proof
 // fails is InvalidArgument naming the party. Published counts that are
 // negative or whose row sums differ from the totals are Internal errors.
+// DP runs (plan.dp()): publication decrypts the latest noisy release
+// (party/encrypted_counts.h); its row sums must equal its noisy totals, and
+// negative noisy cells are set to 0 in the model (the twin's clamp).
 // Thread-safety: one caller at a time.
 #ifndef PPLDA_COORDINATOR_LDA_COORDINATOR_H_
 #define PPLDA_COORDINATOR_LDA_COORDINATOR_H_

@@ -17,7 +17,10 @@ double SecondsSince(Clock::time_point start) {
 
 uint64_t UpdateBytes(const std::vector<party::CountUpdate>& updates, uint64_t ct_bytes) {
   uint64_t b = 0;
-  for (const party::CountUpdate& u : updates) b += (u.matrix.size() + u.totals.size()) * ct_bytes;
+  for (const party::CountUpdate& u : updates) {
+    b += (u.matrix.size() + u.totals.size() + u.noise_matrix.size() + u.noise_totals.size()) *
+         ct_bytes;
+  }
   return b;
 }
 

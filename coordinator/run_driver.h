@@ -43,7 +43,8 @@ struct RunStats {
   party::PartyPhaseTimes phases;  // party 0, summed over iterations
   double aggregation_seconds = 0;
   // Ciphertext bytes the coordinator received and relayed (updates in,
-  // every update relayed to every party, decryption shares in).
+  // DP noise included, every update relayed to every party, decryption
+  // shares in).
   uint64_t coordinator_bytes = 0;
 };
 

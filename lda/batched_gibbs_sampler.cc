@@ -276,4 +276,22 @@ absl::Status BatchedGibbsSampler::SetDrawCounts(std::vector<int32_t> term_major_
   return absl::OkStatus();
 }
 
+absl::Status BatchedGibbsSampler::SetDrawCounts(std::vector<int32_t> term_major_counts,
+                                                 std::vector<int64_t> topic_totals) {
+  const int k_topics = state_.num_topics;
+  if (topic_totals.size() != static_cast<size_t>(k_topics)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "draw totals must have K = %d entries, got %d", k_topics, topic_totals.size()));
+  }
+  for (int k = 0; k < k_topics; ++k) {
+    if (topic_totals[k] < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("draw total of topic %d is negative (%d)", k, topic_totals[k]));
+    }
+  }
+  RETURN_IF_ERROR(SetDrawCounts(std::move(term_major_counts)));
+  draw_totals_ = std::move(topic_totals);
+  return absl::OkStatus();
+}
+
 }  // namespace pplda::lda

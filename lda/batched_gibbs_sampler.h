@@ -65,6 +65,12 @@ class BatchedGibbsSampler : public LdaSampler {
   // iteration on (see the header comment). InvalidArgument when the size is
   // not V * K or an entry is negative.
   absl::Status SetDrawCounts(std::vector<int32_t> term_major_counts);
+  // The same with the topic totals given (K entries >= 0) instead of
+  // derived: DP training derives them from the unclamped noisy counts
+  // (privacy/dp_count_training.h). InvalidArgument for a wrong size or a
+  // negative entry.
+  absl::Status SetDrawCounts(std::vector<int32_t> term_major_counts,
+                             std::vector<int64_t> topic_totals);
   bool has_draw_counts() const { return has_draw_counts_; }
 
  private:

@@ -35,6 +35,14 @@ CountsDigest UpdateDigest(const CountUpdate& update, size_t width) {
   crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(header), sizeof(header));
   HashCiphertexts(&state, update.matrix, width);
   HashCiphertexts(&state, update.totals, width);
+  if (!update.noise_matrix.empty() || !update.noise_totals.empty()) {
+    // DP noise (absent in runs without DP, whose digests are unchanged).
+    const uint64_t noise_header[2] = {update.noise_matrix.size(), update.noise_totals.size()};
+    crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(noise_header),
+                              sizeof(noise_header));
+    HashCiphertexts(&state, update.noise_matrix, width);
+    HashCiphertexts(&state, update.noise_totals, width);
+  }
   crypto_generichash_final(&state, out.data(), out.size());
   return out;
 }
@@ -69,6 +77,31 @@ absl::Status EncryptedCounts::CheckUpdate(const CountUpdate& update, int party,
     return absl::InvalidArgumentError(absl::StrCat(who, " is signed as party ", update.party,
                                                    " (missing or repeated party)"));
   }
+  const crypto::PaillierPublicKey& pk = key_->paillier();
+  // DP: every compute party, data-less or not, sends noise exactly when the
+  // next iteration starts with a release.
+  if (plan_.NoisyIteration(iteration + 1)) {
+    if (update.noise_matrix.size() != plan_.MatrixCiphertexts() ||
+        update.noise_totals.size() != plan_.TotalsCiphertexts()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          who, ": ", update.noise_matrix.size(), " noise matrix and ",
+          update.noise_totals.size(), " noise totals ciphertexts, expected ",
+          plan_.MatrixCiphertexts(), " and ", plan_.TotalsCiphertexts(), " (iteration ",
+          iteration + 1, " starts with a DP release)"));
+    }
+    for (size_t i = 0; i < update.noise_matrix.size(); ++i) {
+      RETURN_IF_ERROR(pk.ValidateCiphertext(update.noise_matrix[i].value,
+                                            absl::StrCat(who, ", noise matrix ciphertext ", i)));
+    }
+    for (size_t i = 0; i < update.noise_totals.size(); ++i) {
+      RETURN_IF_ERROR(pk.ValidateCiphertext(update.noise_totals[i].value,
+                                            absl::StrCat(who, ", noise totals ciphertext ", i)));
+    }
+  } else if (!update.noise_matrix.empty() || !update.noise_totals.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        who, " carries DP noise, but iteration ", iteration + 1,
+        " does not start with a release"));
+  }
   const bool may_be_empty = plan_.tokens_of(party) == 0;
   if (may_be_empty && update.matrix.empty() && update.totals.empty()) return absl::OkStatus();
   if (update.matrix.size() != plan_.MatrixCiphertexts() ||
@@ -78,7 +111,6 @@ absl::Status EncryptedCounts::CheckUpdate(const CountUpdate& update, int party,
         " totals ciphertexts, expected ", plan_.MatrixCiphertexts(), " and ",
         plan_.TotalsCiphertexts()));
   }
-  const crypto::PaillierPublicKey& pk = key_->paillier();
   for (size_t i = 0; i < update.matrix.size(); ++i) {
     RETURN_IF_ERROR(pk.ValidateCiphertext(update.matrix[i].value,
                                           absl::StrCat(who, ", matrix ciphertext ", i)));
@@ -114,6 +146,18 @@ absl::Status EncryptedCounts::Fold(const std::vector<CountUpdate>& updates, int 
     ASSIGN_OR_RETURN(totals, evaluator_.AddBatch(totals, u.totals, pool_));
   }
   if (matrix.empty()) return absl::FailedPreconditionError("no party sent initial counts");
+  if (plan_.NoisyIteration(iteration + 1)) {
+    // The release: a fresh noisy copy of the new counts; matrix_ stays exact.
+    std::vector<crypto::Ciphertext> noisy_matrix = matrix;
+    std::vector<crypto::Ciphertext> noisy_totals = totals;
+    for (const CountUpdate& u : updates) {
+      ASSIGN_OR_RETURN(noisy_matrix, evaluator_.AddBatch(noisy_matrix, u.noise_matrix, pool_));
+      ASSIGN_OR_RETURN(noisy_totals, evaluator_.AddBatch(noisy_totals, u.noise_totals, pool_));
+    }
+    noisy_matrix_ = std::move(noisy_matrix);
+    noisy_totals_ = std::move(noisy_totals);
+    release_iteration_ = iteration + 1;
+  }
   matrix_ = std::move(matrix);
   totals_ = std::move(totals);
   folded_ = iteration;
@@ -148,8 +192,9 @@ absl::StatusOr<GlobalCounts> EncryptedCounts::Counts() const {
 }
 
 std::vector<crypto::Ciphertext> EncryptedCounts::AllCiphertexts() const {
-  std::vector<crypto::Ciphertext> all = matrix_;
-  all.insert(all.end(), totals_.begin(), totals_.end());
+  std::vector<crypto::Ciphertext> all = plan_.dp() ? noisy_matrix_ : matrix_;
+  const std::vector<crypto::Ciphertext>& totals = plan_.dp() ? noisy_totals_ : totals_;
+  all.insert(all.end(), totals.begin(), totals.end());
   return all;
 }
 

@@ -20,6 +20,20 @@
 // is what it sent, equal digests mean every fold is the honest one (a
 // digest of the folded matrix alone would not do: a coordinator could make
 // different update lists sum to the same chosen combination).
+//
+// DP training (plan.dp(); party/secure_dp_noise.h): when iteration i + 1
+// starts with a release, Fold(updates, i) also checks that every party's
+// update carries its noise ciphertexts (InvalidArgument naming the party
+// otherwise, and when noise comes for an iteration without a release) and
+// computes the release [N] = [C] * prod_p [Z_p] (the fold of the new exact
+// counts with every party's noise rows; the noisy totals likewise from the
+// noise totals) as a SEPARATE copy: the exact matrix never holds noise, and
+// each release's noise is fresh. The noise ciphertexts are part of
+// UpdateDigest, so the digest chain covers every release too.
+// draw_matrix() / draw_totals() are what the selection reads: the latest
+// release in a DP run, the exact counts otherwise; AllCiphertexts() (what
+// publication decrypts) is the latest release in a DP run: the published
+// model is never the exact counts.
 // Thread-safety: one caller at a time.
 #ifndef PPLDA_PARTY_ENCRYPTED_COUNTS_H_
 #define PPLDA_PARTY_ENCRYPTED_COUNTS_H_
@@ -60,7 +74,17 @@ class EncryptedCounts {
   absl::StatusOr<GlobalCounts> Counts() const;
   const std::vector<crypto::Ciphertext>& matrix() const { return matrix_; }
   const std::vector<crypto::Ciphertext>& totals() const { return totals_; }
-  // Matrix then totals, the order decryption shares follow.
+  // The counts the selection reads (see above).
+  const std::vector<crypto::Ciphertext>& draw_matrix() const {
+    return plan_.dp() ? noisy_matrix_ : matrix_;
+  }
+  const std::vector<crypto::Ciphertext>& draw_totals() const {
+    return plan_.dp() ? noisy_totals_ : totals_;
+  }
+  // DP: the 1-based iteration whose start made the latest release (0: none).
+  int release_iteration() const { return release_iteration_; }
+  // Matrix then totals, the order decryption shares follow (the latest
+  // release in a DP run).
   std::vector<crypto::Ciphertext> AllCiphertexts() const;
   const CountsDigest& digest() const { return digest_; }
 
@@ -75,6 +99,9 @@ class EncryptedCounts {
   ThreadPool* pool_;
   std::vector<crypto::Ciphertext> matrix_;
   std::vector<crypto::Ciphertext> totals_;
+  std::vector<crypto::Ciphertext> noisy_matrix_;  // DP: the latest release
+  std::vector<crypto::Ciphertext> noisy_totals_;
+  int release_iteration_ = 0;
   int folded_ = -1;
   CountsDigest digest_{};
 };

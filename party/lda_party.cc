@@ -1,11 +1,14 @@
 #include "party/lda_party.h"
 
+#include <sodium.h>
+
 #include <algorithm>
 #include <chrono>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "crypto/buffered_rng.h"
 #include "crypto/comparison.h"
 #include "crypto/paillier_serialization.h"
 #include "crypto/reciprocal.h"
@@ -76,7 +79,7 @@ absl::StatusOr<std::unique_ptr<LdaParty>> LdaParty::Create(
     int party, std::string run_id, const SecureLdaPlan& plan,
     std::vector<std::vector<lda::TermId>> documents, std::vector<std::vector<int>> topics,
     const crypto::PaillierKeyShare& key_share, const crypto::PaillierEncryptor& encryptor,
-    crypto::SecureRng& proof_rng, ThreadPool* pool) {
+    crypto::SecureRng& proof_rng, ThreadPool* pool, crypto::SecureRng* dp_noise_rng) {
   if (party < 0 || party >= plan.num_parties()) {
     return absl::InvalidArgumentError(
         absl::StrCat("party id ", party, " is outside [0, ", plan.num_parties(), ")"));
@@ -126,6 +129,15 @@ absl::StatusOr<std::unique_ptr<LdaParty>> LdaParty::Create(
                                                       pool));
   p->converter_ = std::make_unique<crypto::CiphertextToShares>(std::move(converter));
   if (plan.options().verify_conversion) p->converter_->EnableProofs(proof_rng);
+  if (plan.dp()) {
+    if (dp_noise_rng == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("party ", party, ": a DP run needs the party's DP-noise random source"));
+    }
+    // One read of the source per 4 KiB of noise (the sampler reads 8 bytes
+    // at a time); the stream is served exactly, in order.
+    p->noise_rng_ = std::make_unique<crypto::BufferedRng>(*dp_noise_rng);
+  }
   return p;
 }
 
@@ -153,6 +165,20 @@ absl::StatusOr<CountUpdate> LdaParty::EncryptCounts(const std::vector<int64_t>& 
   return update;
 }
 
+absl::Status LdaParty::AddNoise(CountUpdate& update) const {
+  if (!plan_.NoisyIteration(update.iteration + 1)) return absl::OkStatus();
+  ASSIGN_OR_RETURN(NoiseShares noise, NoiseForRelease(*plan_.options().dp, plan_.num_terms(),
+                                                      plan_.num_topics(), *noise_rng_));
+  ASSIGN_OR_RETURN(CountUpdate encrypted,
+                   EncryptCounts(noise.term_major, noise.totals, update.iteration));
+  update.noise_matrix = std::move(encrypted.matrix);
+  update.noise_totals = std::move(encrypted.totals);
+  // The plaintext shares are secret: wipe them.
+  sodium_memzero(noise.term_major.data(), noise.term_major.size() * sizeof(int64_t));
+  sodium_memzero(noise.totals.data(), noise.totals.size() * sizeof(int64_t));
+  return absl::OkStatus();
+}
+
 CountUpdate LdaParty::Sent(CountUpdate update) {
   sent_digest_ = UpdateDigest(update, key_share_.public_key()->paillier().ciphertext_bytes());
   sent_ = true;
@@ -172,6 +198,7 @@ absl::StatusOr<CountUpdate> LdaParty::InitialCounts() {
     ++totals[topics_[i]];
   }
   ASSIGN_OR_RETURN(CountUpdate update, EncryptCounts(term_topic, totals, 0));
+  RETURN_IF_ERROR(AddNoise(update));
   return Sent(std::move(update));
 }
 
@@ -227,7 +254,7 @@ absl::Status LdaParty::ConfirmCounts(crypto::MpcEngine& engine) {
 }
 
 absl::StatusOr<std::vector<Ciphertext>> LdaParty::Select() const {
-  const std::vector<Ciphertext>& matrix = counts_.matrix();
+  const std::vector<Ciphertext>& matrix = counts_.draw_matrix();
   const size_t s = plan_.layout().slots();
   const size_t n_ct = plan_.SelectionCiphertexts(num_tokens());
   const size_t items = static_cast<size_t>(num_tokens()) * plan_.chunks();
@@ -329,6 +356,22 @@ absl::StatusOr<Shares> LdaParty::Weights(crypto::MpcEngine& engine, const Shares
     ct_base += plan_.SelectionCiphertexts(plan_.tokens_of(p));
   }
   Shares totals = converted.Slice(ct_base * s, K);
+  if (plan_.dp()) {
+    // DP: c_ik = N(t_i, k) - e_ik and the noisy totals may be negative;
+    // clamp both at 0 on shares, x - x [x < 0] (one comparison batch and
+    // one Mul round): max(N - e, 0) = max(max(N, 0) - e, 0) for e in {0, 1},
+    // which is the plaintext twin's post-processing
+    // (privacy/dp_count_training.h ClampNoisyCounts and the sampler's
+    // clamped self-removal).
+    Shares both = c;
+    both.Append(totals);
+    ASSIGN_OR_RETURN(Shares negative,
+                     crypto::LessThan(engine, both, Shares(both.size()), plan_.value_bits()));
+    ASSIGN_OR_RETURN(Shares cut, engine.Mul(both, negative));
+    both -= cut;
+    c = both.Slice(0, TK);
+    totals = both.Slice(TK, K);
+  }
 
   // The owner's inputs: d_ik = n_m(k) - e_ik, then e_ik = [k = z_i].
   std::vector<int> owners(2 * TK);
@@ -423,9 +466,11 @@ absl::StatusOr<CountUpdate> LdaParty::ApplyDraw(const std::vector<std::optional<
     empty.run_id = run_id_;
     empty.iteration = iteration;
     empty.party = party_;
+    RETURN_IF_ERROR(AddNoise(empty));
     return Sent(std::move(empty));
   }
   ASSIGN_OR_RETURN(CountUpdate update, EncryptCounts(term_topic, totals, iteration));
+  RETURN_IF_ERROR(AddNoise(update));
   return Sent(std::move(update));
 }
 
@@ -448,7 +493,7 @@ absl::StatusOr<CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& engine) {
 
   start = Clock::now();
   ASSIGN_OR_RETURN(std::vector<Ciphertext> all, ExchangeSelections(engine, mine));
-  all.insert(all.end(), counts_.totals().begin(), counts_.totals().end());
+  all.insert(all.end(), counts_.draw_totals().begin(), counts_.draw_totals().end());
   t.exchange = SecondsSince(start);
 
   start = Clock::now();

@@ -41,6 +41,18 @@
 //  6. The owner updates z and n_m(k) and returns a CountUpdate with its
 //     packed encrypted deltas of every term (data-less parties return an
 //     empty update).
+// DP training (plan.dp(); docs/protocol.md "DP training"): when iteration
+// i + 1 starts with a release, the update of iteration i (the initial counts
+// for i = 0) also carries the party's encrypted noise shares
+// (secure_dp_noise.h), every party's, data-less or not. EncryptedCounts
+// folds them into a noisy copy of the new counts, never into the exact
+// ones; steps 1-2 read the latest noisy copy (N(t, k) and the noisy totals,
+// every party's own fold of the relayed noise, digest-checked as above).
+// After the conversion, step 3 is preceded by the clamp on shares:
+// c_ik <- max(c_ik, 0), n_k <- max(n_k, 0) (one LessThan batch of T K + K
+// values on value_bits bits and one Mul round), and the zero-topic guard is
+// always on, so each token's weights are exactly the plaintext twin's
+// (privacy/dp_count_training.h). Publication decrypts the latest release.
 // Publication: AcceptUpdates(last updates), ConfirmCounts(engine) (one
 // digest round), then DecryptModel(requested digest) by the decrypting
 // parties: partial decryptions of the party's own fold, with proofs of
@@ -93,12 +105,14 @@ class LdaParty {
   // initial topic of token i of document m, in [0, K). The party's token
   // count must equal plan.tokens_of(party). The key share, encryptor,
   // proof_rng (randomness of the decryption proofs) and pool must outlive
-  // the party; pool may be null.
+  // the party; pool may be null. dp_noise_rng (the party's DP-noise source,
+  // libsodium in production; must outlive the party) is required when
+  // plan.dp() and unused otherwise.
   static absl::StatusOr<std::unique_ptr<LdaParty>> Create(
       int party, std::string run_id, const SecureLdaPlan& plan,
       std::vector<std::vector<lda::TermId>> documents, std::vector<std::vector<int>> topics,
       const crypto::PaillierKeyShare& key_share, const crypto::PaillierEncryptor& encryptor,
-      crypto::SecureRng& proof_rng, ThreadPool* pool);
+      crypto::SecureRng& proof_rng, ThreadPool* pool, crypto::SecureRng* dp_noise_rng = nullptr);
 
   int party() const { return party_; }
   const SecureLdaPlan& plan() const { return plan_; }
@@ -153,6 +167,9 @@ class LdaParty {
   absl::StatusOr<CountUpdate> EncryptCounts(const std::vector<int64_t>& term_topic,
                                             const std::vector<int64_t>& totals,
                                             int iteration) const;
+  // DP: when update.iteration + 1 starts with a release, draws this party's
+  // noise shares and adds them, encrypted, to `update`.
+  absl::Status AddNoise(CountUpdate& update) const;
   // Records the digest of an update this party sends.
   CountUpdate Sent(CountUpdate update);
 
@@ -168,6 +185,7 @@ class LdaParty {
   bool sent_ = false;           // an update was sent and not yet accepted back
   bool confirmed_ = false;      // ConfirmCounts succeeded on the current fold
   std::unique_ptr<crypto::CiphertextToShares> converter_;
+  std::unique_ptr<crypto::SecureRng> noise_rng_;  // DP runs only
   ThreadPool* pool_;
   // Flat token arrays (document-major): term, topic, document.
   std::vector<lda::TermId> terms_;

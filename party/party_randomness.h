@@ -4,7 +4,8 @@
 // Each compute party draws from independent sources, one per use
 // (PartyRandomSource): its MPC engine (keyed once at the engine's creation,
 // crypto/mpc_engine.h), its Paillier encryptor, its decryption proofs, and
-// its initial topics (the daemon's, when no initial_topics_seed is set).
+// its initial topics (the daemon's, when no initial_topics_seed is set),
+// and its DP noise shares (DP runs).
 // Both paths get them from a factory:
 //  - PartySession (party_session.h; the party daemon) from a PartyRngFactory
 //    of its own party;
@@ -48,8 +49,9 @@ enum class PartyRandomSource : int {
   kPaillierEncryptor = 1,
   kDecryptionProofs = 2,
   kInitialTopics = 3,
+  kDpNoise = 4,  // the party's DP noise shares (secure_dp_noise.h)
 };
-inline constexpr int kPartyRandomSources = 4;
+inline constexpr int kPartyRandomSources = 5;
 
 // One party's sources.
 using PartyRngFactory = std::function<std::unique_ptr<crypto::SecureRng>(PartyRandomSource)>;

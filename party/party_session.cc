@@ -16,6 +16,8 @@
 #include "lda/gibbs_state.h"
 #include "crypto/paillier_serialization.h"
 #include "party/protocol_wire.h"
+#include "party/secure_dp_noise.h"
+#include "privacy/document_caps.h"
 
 namespace pplda::party {
 namespace {
@@ -110,6 +112,14 @@ absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
   }
   auto session = std::unique_ptr<PartySession>(
       new PartySession(run_id, parameters, resources, transport));
+  if (const std::optional<privacy::DpCountOptions> dp = DpOptionsFromParameters(parameters)) {
+    RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp, static_cast<int>(parameters.iterations())));
+    // DP training caps every document (privacy/document_caps.h) before the
+    // token count is reported.
+    session->capped_corpus_ = std::make_unique<lda::Corpus>(
+        privacy::CapDocuments(*resources.corpus, dp->caps, nullptr));
+    session->resources_.corpus = session->capped_corpus_.get();
+  }
   for (int s = 0; s < kPartyRandomSources; ++s) {
     std::unique_ptr<crypto::SecureRng> rng =
         resources.rng_factory(static_cast<PartyRandomSource>(s));
@@ -178,6 +188,15 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
   options.beta = parameters_.beta();
   ASSIGN_OR_RETURN(options.draw_method, crypto::DrawMethodFromName(parameters_.draw_method()));
   options.verify_conversion = parameters_.verify_conversion();
+  const std::optional<privacy::DpCountOptions> dp = DpOptionsFromParameters(parameters_);
+  if (dp.has_value()) {
+    // The same derivation as the coordinator's (and every other party's).
+    ASSIGN_OR_RETURN(SecureDpSetup setup,
+                     SetUpSecureDp(*dp, static_cast<int>(parameters_.iterations()), n,
+                                   (n - 1) / 2, resources_.corpus->vocabulary.size(),
+                                   options.num_topics));
+    options.dp = std::move(setup.noise);
+  }
   ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(n, (n - 1) / 2));
   const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
   ASSIGN_OR_RETURN(SecureLdaPlan plan,
@@ -192,14 +211,18 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
                        key.paillier(), rng(PartyRandomSource::kPaillierEncryptor)));
   std::vector<std::vector<lda::TermId>> documents;
   for (const lda::Document& d : resources_.corpus->documents) documents.push_back(d.tokens);
+  // DP: the initial topics come from the secret source, whatever seed is
+  // configured (simulation/local_consortium.h says why).
   std::vector<std::vector<int>> topics =
-      InitialTopics(*resources_.corpus, plan_->num_topics(), resources_.initial_topics_seed,
+      InitialTopics(*resources_.corpus, plan_->num_topics(),
+                    dp.has_value() ? std::nullopt : resources_.initial_topics_seed,
                     resources_.party_index, rng(PartyRandomSource::kInitialTopics));
   ASSIGN_OR_RETURN(party_, LdaParty::Create(resources_.party_index, run_id_, *plan_,
                                             std::move(documents), std::move(topics),
                                             *resources_.key_share, *encryptor_,
                                             rng(PartyRandomSource::kDecryptionProofs),
-                                            resources_.pool));
+                                            resources_.pool,
+                                            &rng(PartyRandomSource::kDpNoise)));
   ASSIGN_OR_RETURN(CountUpdate initial, party_->InitialCounts());
   pplda::v1::PrepareReply reply;
   *reply.mutable_initial_counts() = CountUpdateToProto(key, initial);

@@ -109,6 +109,9 @@ class PartySession {
   std::unique_ptr<crypto::MpcEngine> engine_;
   std::unique_ptr<crypto::PaillierEncryptor> encryptor_;
   std::unique_ptr<LdaParty> party_;
+  // DP runs: the party's documents capped by the run's caps (resources_.corpus
+  // then points here: the token count reported at Join is the capped one).
+  std::unique_ptr<lda::Corpus> capped_corpus_;
   bool published_ = false;
   bool failed_ = false;
 };

@@ -6,7 +6,11 @@
 //   CountUpdate      party -> coordinator: the party's packed encrypted
 //                    topic-term counts (iteration 0: its initial counts;
 //                    later: its deltas for EVERY term, so the coordinator
-//                    cannot tell which terms changed) and topic totals.
+//                    cannot tell which terms changed) and topic totals;
+//                    in a DP run, when iteration + 1 starts with a release,
+//                    also the party's encrypted noise shares in the same
+//                    layout (party/secure_dp_noise.h), folded into a noisy
+//                    copy and never into the exact counts.
 //   GlobalCounts     coordinator -> every party: the encrypted global matrix
 //                    [n_k(t)] (SecureLdaPlan::MatrixCiphertexts()) and the
 //                    encrypted totals [n_k] at the start of `iteration`.
@@ -34,6 +38,10 @@ struct CountUpdate {
   int party = 0;      // 0-based compute party id
   std::vector<crypto::Ciphertext> matrix;
   std::vector<crypto::Ciphertext> totals;
+  // DP: the noise for the release at the start of iteration + 1 (empty
+  // otherwise): packed Z_p(t, k) like `matrix`, Z_p(k) = sum_t like `totals`.
+  std::vector<crypto::Ciphertext> noise_matrix;
+  std::vector<crypto::Ciphertext> noise_totals;
 };
 
 struct GlobalCounts {

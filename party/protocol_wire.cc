@@ -13,6 +13,10 @@ pplda::v1::CountUpdateMessage CountUpdateToProto(const crypto::ThresholdPublicKe
   out.set_iteration(update.iteration);
   *out.mutable_matrix() = crypto::CiphertextBatchToProto(key, update.matrix);
   *out.mutable_totals() = crypto::CiphertextBatchToProto(key, update.totals);
+  if (!update.noise_matrix.empty() || !update.noise_totals.empty()) {
+    *out.mutable_noise_matrix() = crypto::CiphertextBatchToProto(key, update.noise_matrix);
+    *out.mutable_noise_totals() = crypto::CiphertextBatchToProto(key, update.noise_totals);
+  }
   return out;
 }
 
@@ -29,6 +33,25 @@ absl::StatusOr<CountUpdate> CountUpdateFromProto(const pplda::v1::CountUpdateMes
   u.run_id = run_id;
   u.iteration = proto.iteration();
   u.party = static_cast<int>(proto.party());
+  // DP noise: parsed when present; whether it must be (the iteration after
+  // starts with a release) is EncryptedCounts::Fold's check.
+  if (proto.noise_matrix().ciphertexts_size() > 0 || proto.noise_totals().ciphertexts_size() > 0) {
+    absl::StatusOr<std::vector<crypto::Ciphertext>> noise =
+        crypto::CiphertextBatchFromProto(key, proto.noise_matrix(), plan.MatrixCiphertexts());
+    if (!noise.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("count update of party ", u.party,
+                                                     ", noise matrix: ", noise.status().message()));
+    }
+    absl::StatusOr<std::vector<crypto::Ciphertext>> noise_totals =
+        crypto::CiphertextBatchFromProto(key, proto.noise_totals(), plan.TotalsCiphertexts());
+    if (!noise_totals.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("count update of party ", u.party,
+                                                     ", noise totals: ",
+                                                     noise_totals.status().message()));
+    }
+    u.noise_matrix = *std::move(noise);
+    u.noise_totals = *std::move(noise_totals);
+  }
   const bool empty_allowed = plan.tokens_of(u.party) == 0;
   const bool empty = proto.matrix().ciphertexts_size() == 0 && proto.totals().ciphertexts_size() == 0;
   if (empty_allowed && empty) return u;
@@ -78,6 +101,18 @@ pplda::v1::PhaseSeconds PhasesToProto(const PartyPhaseTimes& t) {
 PartyPhaseTimes PhasesFromProto(const pplda::v1::PhaseSeconds& p) {
   return PartyPhaseTimes{p.selection(), p.exchange(), p.conversion(),
                          p.weights(),   p.draw(),     p.update()};
+}
+
+std::optional<privacy::DpCountOptions> DpOptionsFromParameters(
+    const pplda::v1::RunParameters& parameters) {
+  if (parameters.dp_epsilon() == 0) return std::nullopt;
+  privacy::DpCountOptions o;
+  o.epsilon = parameters.dp_epsilon();
+  o.delta = parameters.dp_delta();
+  o.caps.max_tokens = static_cast<int>(parameters.dp_max_tokens());
+  o.caps.max_per_term = static_cast<int>(parameters.dp_max_term_count());
+  o.noisy_iterations = static_cast<int>(parameters.dp_noisy_iterations());
+  return o;
 }
 
 }  // namespace pplda::party

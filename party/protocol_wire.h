@@ -6,11 +6,14 @@
 // party of the plan and the batches must hold the plan's counts (a party
 // with no tokens sends empty batches); errors are InvalidArgument naming
 // the party and the field. Run id and iteration are checked by the
-// receiver's state machine (EncryptedCounts::Fold).
+// receiver's state machine (EncryptedCounts::Fold). DP noise batches, when
+// present, must hold the plan's counts too; whether they are due is Fold's
+// check.
 // Thread-safety: pure functions.
 #ifndef PPLDA_PARTY_PROTOCOL_WIRE_H_
 #define PPLDA_PARTY_PROTOCOL_WIRE_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +21,7 @@
 #include "crypto/paillier_threshold_key.h"
 #include "party/lda_party.h"
 #include "party/protocol_messages.h"
+#include "privacy/dp_count_training.h"
 #include "party/secure_lda_plan.h"
 #include "proto/party_control_service.pb.h"
 
@@ -36,6 +40,11 @@ absl::StatusOr<std::vector<CountUpdate>> CountUpdatesFromProto(
 
 pplda::v1::PhaseSeconds PhasesToProto(const PartyPhaseTimes& t);
 PartyPhaseTimes PhasesFromProto(const pplda::v1::PhaseSeconds& p);
+
+// The DP training options of a run (nullopt when dp_epsilon is 0); not
+// validated here (privacy::ValidateDpCountOptions names the flags).
+std::optional<privacy::DpCountOptions> DpOptionsFromParameters(
+    const pplda::v1::RunParameters& parameters);
 
 }  // namespace pplda::party
 

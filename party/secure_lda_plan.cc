@@ -76,7 +76,20 @@ absl::StatusOr<SecureLdaPlan> SecureLdaPlan::Create(const SecureLdaOptions& opti
   if (total < 1) return absl::InvalidArgumentError("no party holds any token (T = 0)");
   ASSIGN_OR_RETURN(int64_t q, ChooseScale(options.alpha, options.beta));
 
-  const int value_bits = BitWidth(total);
+  // Bounds of the values the selection and the totals carry (header).
+  int64_t cell_bound = total, total_bound = total;
+  if (options.dp.has_value()) {
+    RETURN_IF_ERROR(options.dp->Validate());
+    const int64_t b = options.dp->share_bound;
+    if (b > ((int64_t{1} << 62) / n) / num_terms) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the DP noise share bound ", b, " over ", num_terms, " terms and ", n,
+          " parties overflows 62 bits: lower the vocabulary or raise epsilon"));
+    }
+    cell_bound = total + n * b;
+    total_bound = total + static_cast<int64_t>(n) * num_terms * b + 1;
+  }
+  const int value_bits = BitWidth(total_bound);
   crypto::PackingOptions packing;
   packing.value_bits = value_bits;
   packing.max_terms = 1;
@@ -96,7 +109,12 @@ absl::StatusOr<SecureLdaPlan> SecureLdaPlan::Create(const SecureLdaOptions& opti
   plan.beta_q_ = static_cast<int64_t>(std::llround(options.beta * static_cast<double>(q)));
   plan.value_bits_ = value_bits;
 
-  const int k = BitWidth(q * total + static_cast<int64_t>(num_terms) * plan.beta_q_);
+  if (total_bound > (int64_t{1} << 61) / q) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the noisy topic totals (bound ", total_bound, ") times Q = ", q,
+        " overflow: raise --dp-epsilon, or use a smaller vocabulary"));
+  }
+  const int k = BitWidth(q * total_bound + static_cast<int64_t>(num_terms) * plan.beta_q_);
   ASSIGN_OR_RETURN(int precision, crypto::ReciprocalPrecision(config));
   if (k > precision) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -106,9 +124,14 @@ absl::StatusOr<SecureLdaPlan> SecureLdaPlan::Create(const SecureLdaOptions& opti
   plan.reciprocal_bits_ = k;
   plan.reciprocal_scale_ = k + kReciprocalMargin;
   const int y_bits = BitWidth(q * total + options.num_topics * plan.alpha_q_);
-  const int xy_bits = BitWidth(q * total + std::max(plan.alpha_q_, plan.beta_q_)) * 2;
+  const int64_t ab = std::max(plan.alpha_q_, plan.beta_q_);
+  const int xy_bits = BitWidth(q * cell_bound + ab) + BitWidth(q * total + ab);
+  // Without DP X_k <= Den_k; with DP X_k / Den_k <= (Q M_c + B) / (V B).
+  const int64_t vb = static_cast<int64_t>(num_terms) * plan.beta_q_;
+  const int ratio_bits =
+      options.dp.has_value() ? BitWidth((q * cell_bound + plan.beta_q_ + vb - 1) / vb) : 0;
   plan.draw_.num_topics = options.num_topics;
-  plan.draw_.weight_bits = plan.reciprocal_scale_ + y_bits + 1;
+  plan.draw_.weight_bits = plan.reciprocal_scale_ + y_bits + 1 + ratio_bits;
   plan.draw_.method = options.draw_method;
   plan.draw_.comparison = crypto::DrawComparison::kAuto;
   if (xy_bits > kMaxFieldProductBits || plan.draw_.weight_bits > kMaxFieldProductBits) {

@@ -36,6 +36,20 @@
 //   selection ciphertexts of a party: item j * chunks + h of its j-th token
 //   at ciphertext item / items_per_ciphertext, first slot
 //   (item % items_per_ciphertext) * C.
+// DP training (options.dp set; party/secure_dp_noise.h): the counts the
+// selection reads are noisy, N = C + sum_p Z_p with |Z_p| <= B per cell,
+// and are clamped on shares (lda_party.h), so with n parties
+//   cell bound  M_c = T + n B    (|N(t, k)| and |N(t, k) - 1| < M_c + 1),
+//   total bound M_n = T + n V B  (|sum_t N(t, k)|),
+//   value_bits  = bit_width(M_n) (packed slots are signed, balanced digits:
+//                 no offset is needed for negative noisy values),
+//   reciprocal  k = bit_width(Q M_n + V B),
+//   weight_bits = f + bit_width(Q T + K A) + 1 + bit_width(ceil((Q M_c + B)
+//                 / (V B))): a noisy cell can exceed its noisy total, so
+//                 X_k <= Den_k no longer holds, but Den_k >= V B after the
+//                 clamp and X_k <= Q M_c + B;
+//   the zero-topic guard is always on (a clamped noisy total may be 0 while
+//   a token of that topic is drawn).
 // Errors (InvalidArgument naming the parameter): K < 1, V < 1, alpha or beta
 // not positive or not a multiple of 10^-6, fewer than 3 parties, no tokens,
 // a reciprocal or weight width beyond the field budget, a draw the crypto
@@ -46,6 +60,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -53,6 +68,7 @@
 #include "crypto/packing.h"
 #include "crypto/paillier_public_key.h"
 #include "crypto/secure_draw.h"
+#include "party/secure_dp_noise.h"
 
 namespace pplda::party {
 
@@ -64,6 +80,8 @@ struct SecureLdaOptions {
   // Proofs of correct decryption in every iteration's conversion, verified
   // by every receiver (crypto/share_conversion.h, verified mode).
   bool verify_conversion = false;
+  // DP training: noise shares at every noisy iteration (secure_dp_noise.h).
+  std::optional<SecureDpNoise> dp;
 };
 
 class SecureLdaPlan {
@@ -96,8 +114,11 @@ class SecureLdaPlan {
   // True when Q (n_k - 1) + V B can be < 1, i.e. V B <= Q: the normaliser of
   // an empty topic then needs the secure test [n_k = 0] (lda_party.h).
   bool zero_topic_guard() const {
-    return static_cast<int64_t>(num_terms_) * beta_q_ <= scale_;
+    return dp() || static_cast<int64_t>(num_terms_) * beta_q_ <= scale_;
   }
+  bool dp() const { return options_.dp.has_value(); }
+  // Whether iteration `iteration` (1-based) starts with a DP release.
+  bool NoisyIteration(int iteration) const { return dp() && options_.dp->IsNoisy(iteration); }
 
   int chunks() const { return chunks_; }
   int chunk_width() const { return chunk_width_; }  // C

@@ -1,5 +1,6 @@
 #include "privacy/dp_count_training.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -82,27 +83,97 @@ absl::StatusOr<CompositionNoise> CalibrateCountNoise(const DpCountOptions& optio
                                         NoisyReleases(options, iterations));
 }
 
-NoisyCounts NoisyCountRelease(const lda::TermTopicCounts& exact, const DiscreteGaussian& noise,
-                              crypto::SecureRng& rng) {
+NoisyCounts ClampNoisyCounts(const std::vector<int64_t>& noisy_term_major, int num_topics) {
   constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
-  const int k_topics = exact.num_topics();
   NoisyCounts out;
-  out.term_major.resize(static_cast<size_t>(exact.num_terms()) * k_topics);
+  out.term_major.resize(noisy_term_major.size());
+  out.totals.assign(static_cast<size_t>(num_topics), 0);
+  for (size_t i = 0; i < noisy_term_major.size(); ++i) {
+    int64_t v = noisy_term_major[i];
+    out.totals[i % num_topics] += v;
+    if (v < 0) {
+      v = 0;
+      ++out.clamped_cells;
+    } else if (v > kMax) {
+      v = kMax;
+    }
+    out.term_major[i] = static_cast<int32_t>(v);
+  }
+  for (int64_t& total : out.totals) total = std::max<int64_t>(total, 0);
+  return out;
+}
+
+namespace {
+
+template <typename Noise>
+NoisyCounts AddNoise(const lda::TermTopicCounts& exact, Noise noise) {
+  const int k_topics = exact.num_topics();
+  std::vector<int64_t> noisy(static_cast<size_t>(exact.num_terms()) * k_topics);
   for (lda::TermId t = 0; t < exact.num_terms(); ++t) {
     const int32_t* row = exact.row(t);
-    int32_t* to = &out.term_major[static_cast<size_t>(t) * k_topics];
     for (int k = 0; k < k_topics; ++k) {
-      int64_t v = static_cast<int64_t>(row[k]) + noise.Sample(rng);
-      if (v < 0) {
-        v = 0;
-        ++out.clamped_cells;
-      } else if (v > kMax) {
-        v = kMax;
-      }
-      to[k] = static_cast<int32_t>(v);
+      noisy[static_cast<size_t>(t) * k_topics + k] = static_cast<int64_t>(row[k]) + noise();
     }
   }
-  return out;
+  return ClampNoisyCounts(noisy, k_topics);
+}
+
+}  // namespace
+
+NoisyCounts NoisyCountRelease(const lda::TermTopicCounts& exact, const DiscreteGaussian& noise,
+                              crypto::SecureRng& rng) {
+  return AddNoise(exact, [&] { return noise.Sample(rng); });
+}
+
+NoisyCounts DistributedNoisyCountRelease(const lda::TermTopicCounts& exact,
+                                         const DistributedNoise& noise,
+                                         const DiscreteGaussian& share, crypto::SecureRng& rng) {
+  return AddNoise(exact, [&] {
+    return SampleSummedShares(share, noise.share_bound, noise.parties, rng);
+  });
+}
+
+absl::StatusOr<DistributedNoise> CalibrateDistributedCountNoise(
+    const DpCountOptions& options, int iterations, int32_t num_terms, int num_topics,
+    const PrivacyAccountant& accountant) {
+  RETURN_IF_ERROR(ValidateDpCountOptions(options, iterations));
+  if (options.noise_parties < 1 || options.noise_parties > 64) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "distributed DP noise needs 1 to 64 compute parties, got %d", options.noise_parties));
+  }
+  if (options.noise_coalition < 0 || options.noise_coalition >= options.noise_parties) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the coalition the DP noise must withstand (the MPC threshold t) must be in [0, n - 1] "
+        "= [0, %d], got %d",
+        options.noise_parties - 1, options.noise_coalition));
+  }
+  if (num_terms < 1 || num_topics < 1) {
+    return absl::InvalidArgumentError("distributed DP noise needs V >= 1 and K >= 1");
+  }
+  if (!accountant.budget()) {
+    return absl::FailedPreconditionError("DP training needs an accountant with a budget");
+  }
+  if (accountant.zcdp_releases() > 0) {
+    return absl::FailedPreconditionError(
+        "the accountant already holds zCDP releases: calibrate DP training before any");
+  }
+  const PrivacyBudget& budget = *accountant.budget();
+  const double epsilon = budget.epsilon - accountant.epsilon();
+  // The truncation's delta (at most 1e-10 of the budget's) comes off first.
+  const double truncation = std::min(0x1p-70, 1e-10 * budget.delta);
+  const double delta = budget.delta - accountant.delta() - truncation;
+  if (!(epsilon > 0) || !(delta > 0)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the vocabulary's (%g, %g) leaves nothing of the run's budget (--dp-epsilon %g, "
+        "--dp-delta %g) for the counts: lower --dp-vocab-epsilon / --dp-vocab-delta below "
+        "them",
+        accountant.epsilon(), accountant.delta(), budget.epsilon, budget.delta));
+  }
+  return CalibrateDistributedNoise(SensitivitySquared(options.caps), epsilon, delta,
+                                   NoisyReleases(options, iterations), options.noise_parties,
+                                   options.noise_coalition,
+                                   static_cast<int64_t>(num_terms) * num_topics, budget.epsilon,
+                                   budget.delta);
 }
 
 DpRelease NoisyIterationRelease(const DpCountOptions& options, const CompositionNoise& noise) {
@@ -121,35 +192,79 @@ DpRelease NoisyIterationRelease(const DpCountOptions& options, const Composition
   return r;
 }
 
+DpRelease DistributedIterationRelease(const DpCountOptions& options,
+                                      const DistributedNoise& noise) {
+  DpRelease r = NoisyIterationRelease(options, noise.composition);
+  r.mechanism =
+      "distributed discrete Gaussian mechanism on the topic-term counts of documents capped at "
+      "L tokens and c per term: every compute party adds its own N_Z(0, s^2) share per cell "
+      "under encryption; the n - t shares a coalition of t does not know give (Delta / sqrt((n - "
+      "t) s^2) + tau sqrt(d))^2 / 2-zCDP (Kairouz, Liu & Steinke 2021, Prop. 14)";
+  r.parameters["distributed_noise"] = DescribeDistributedNoise(noise);
+  return r;
+}
+
+DpRelease ShareTruncationRelease(const DistributedNoise& noise) {
+  DpRelease r;
+  r.what = "noise share truncation (every noisy iteration)";
+  r.mechanism = "each party's noise share clamped to [-B, B]: the run differs from the analysed "
+                "mechanism with probability eta independent of the data, adding (1 + e^epsilon) "
+                "eta to delta";
+  r.epsilon = 0;
+  r.delta = noise.truncation_delta;
+  r.parameters = {{"share_bound", noise.share_bound},
+                  {"share_variance", noise.share_variance.get_str()}};
+  return r;
+}
+
 absl::StatusOr<DpCountTraining> TrainWithNoisyCounts(
     const lda::Corpus& capped, const lda::SamplerOptions& sampler, int iterations,
     const DpCountOptions& options, crypto::SecureRng& noise_rng, PrivacyAccountant* accountant,
     const std::function<void(int)>& progress) {
-  ASSIGN_OR_RETURN(CompositionNoise noise, CalibrateCountNoise(options, iterations, *accountant));
+  std::optional<DistributedNoise> distributed;
+  CompositionNoise noise;
+  if (options.noise_parties > 0) {
+    ASSIGN_OR_RETURN(distributed,
+                     CalibrateDistributedCountNoise(options, iterations, capped.vocabulary.size(),
+                                                    sampler.num_topics, *accountant));
+    noise = distributed->composition;
+  } else {
+    ASSIGN_OR_RETURN(noise, CalibrateCountNoise(options, iterations, *accountant));
+  }
   for (const lda::Document& d : capped.documents) {
     if (CapDocument(d, options.caps).tokens.size() != d.tokens.size()) {
       return absl::InvalidArgumentError("document " + d.name +
                                         " exceeds the DP caps: cap the corpus first");
     }
   }
-  ASSIGN_OR_RETURN(DiscreteGaussian gaussian, DiscreteGaussian::Create(noise.sigma_squared));
+  ASSIGN_OR_RETURN(DiscreteGaussian gaussian,
+                   DiscreteGaussian::Create(distributed ? distributed->share_variance
+                                                        : noise.sigma_squared));
+  if (distributed) RETURN_IF_ERROR(accountant->Record(ShareTruncationRelease(*distributed)));
   lda::SamplerOptions draw_options = sampler;
   draw_options.seed = noise_rng.NextUint64();  // secret: never recorded
   ASSIGN_OR_RETURN(std::unique_ptr<lda::BatchedGibbsSampler> gibbs,
                    lda::BatchedGibbsSampler::Create(capped, draw_options));
   DpCountTraining out;
   out.noise = noise;
+  out.distributed = distributed;
   out.schedule = ReleaseSchedule(iterations, noise.releases);
   std::vector<int32_t> last;
   size_t next = 0;
   for (int it = 0; it < iterations; ++it) {
     if (next < out.schedule.size() && out.schedule[next] == it) {
       // Debit first: a refused release is never computed or used.
-      RETURN_IF_ERROR(accountant->Record(NoisyIterationRelease(options, noise)));
-      NoisyCounts release = NoisyCountRelease(gibbs->state().term_topic, gaussian, noise_rng);
+      RETURN_IF_ERROR(accountant->Record(distributed
+                                             ? DistributedIterationRelease(options, *distributed)
+                                             : NoisyIterationRelease(options, noise)));
+      NoisyCounts release =
+          distributed ? DistributedNoisyCountRelease(gibbs->state().term_topic, *distributed,
+                                                     gaussian, noise_rng)
+                      : NoisyCountRelease(gibbs->state().term_topic, gaussian, noise_rng);
       out.clamped_cells_last = release.clamped_cells;
       last = release.term_major;
-      RETURN_IF_ERROR(gibbs->SetDrawCounts(std::move(release.term_major)));
+      RETURN_IF_ERROR(
+          gibbs->SetDrawCounts(std::move(release.term_major), std::move(release.totals)));
       ++next;
     }
     if (!gibbs->has_draw_counts()) {
@@ -173,8 +288,9 @@ absl::StatusOr<DpCountTraining> TrainWithNoisyCounts(
 }
 
 nlohmann::json DescribeDpCountTraining(const DpCountOptions& options, int iterations,
-                                       const CompositionNoise& noise) {
-  return {
+                                       const CompositionNoise& noise,
+                                       const DistributedNoise* distributed) {
+  nlohmann::json out = {
       {"mechanism", kDpCountMechanism},
       {"iterations", iterations},
       {"noisy_iterations", noise.releases},
@@ -199,13 +315,17 @@ nlohmann::json DescribeDpCountTraining(const DpCountOptions& options, int iterat
       {"clamping",
        "negative noisy counts set to 0 (and counts above 2^31 - 1 to that): the sampler's "
        "weights n_k(t) + beta must be non-negative; post-processing"},
-      {"topic_totals", "derived from the clamped noisy matrix (n_k = sum_t): post-processing"},
+      {"topic_totals",
+       "derived from the unclamped noisy matrix, then clamped: n_k = max(sum_t N(t, k), 0); "
+       "post-processing"},
       {"published_counts",
        "the last noisy release (the counts the last iteration drew against): post-processing; "
        "no exact count, assignment or document-topic count is published"},
       {"gibbs_seed", "secret: drawn from the noise generator and not recorded"},
       {"noise_sampler", "exact discrete Gaussian (Canonne, Kamath & Steinke 2020, Alg. 3), "
                         "integer arithmetic only"}};
+  if (distributed != nullptr) out["distributed_noise"] = DescribeDistributedNoise(*distributed);
+  return out;
 }
 
 }  // namespace pplda::privacy

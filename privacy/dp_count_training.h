@@ -14,8 +14,19 @@
 // C(z) the exact topic-term counts of the current assignments; negative
 // noisy counts are clamped to 0 (and, as post-processing, counts above
 // 2^31 - 1 to that), because the sampler's weights (n_k(t) + beta) must be
-// non-negative. The topic totals the draws use are derived from the clamped
-// noisy matrix (n_k = sum_t N_r(t, k): post-processing, no extra noise).
+// non-negative. The topic totals the draws use are derived from the
+// UNCLAMPED noisy matrix and then clamped, n_k = max(sum_t N_r(t, k), 0)
+// (post-processing, no extra noise): the secure protocol computes exactly
+// this function, its noisy totals being the fold of the noisy rows
+// (party/lda_party.h, DP mode), so the twin and the secure run agree.
+//
+// Distributed noise (options.noise_parties = n > 0, the plaintext twin of
+// the secure protocol): Z_r(t, k) is the sum of n shares, each
+// N_Z(0, s^2) clamped to [-B, B], calibrated by
+// privacy/distributed_discrete_gaussian.h for a coalition of
+// options.noise_coalition = t parties (s^2 = sigma^2 / (n - t), the KLS21
+// summation bound with its tau term); the truncation's delta is debited as
+// its own release before the first noisy iteration.
 // Each iteration, noisy or not, draws every token of document m against the
 // LATEST release and document m's own tokens, assignments and n_m(k) only
 // (the batched sampler's SetDrawCounts); the exact C(z) is read by the
@@ -68,6 +79,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -78,6 +90,7 @@
 #include "lda/term_topic_counts.h"
 #include "nlohmann/json.hpp"
 #include "privacy/discrete_gaussian.h"
+#include "privacy/distributed_discrete_gaussian.h"
 #include "privacy/document_caps.h"
 #include "privacy/privacy_accountant.h"
 #include "privacy/zcdp_calibration.h"
@@ -89,6 +102,11 @@ struct DpCountOptions {
   double delta = 1e-5;       // (--dp-delta)
   DocumentCaps caps;         // L, c
   int noisy_iterations = 0;  // R; 0 = every iteration (--dp-noisy-iterations)
+  // Distributed noise (secure runs and their plaintext twin): 0 = one
+  // central discrete Gaussian; n >= 1: the sum of n parties' shares, of
+  // which up to noise_coalition = t may be known to the adversary.
+  int noise_parties = 0;
+  int noise_coalition = 0;
 };
 
 // InvalidArgument naming the flag: epsilon, delta (ValidateEpsilonDelta
@@ -111,22 +129,45 @@ absl::StatusOr<CompositionNoise> CalibrateCountNoise(const DpCountOptions& optio
                                                      int iterations,
                                                      const PrivacyAccountant& accountant);
 
-// One release: exact + N_Z(0, sigma^2) per cell, clamped to [0, 2^31 - 1],
-// term-major like `exact`. clamped_cells (those set to 0) is an exact
-// figure for tests and the operator's log only.
+// The distributed calibration (options.noise_parties > 0): the shares for
+// V x K cells per release from what `accountant`'s budget leaves, after
+// the truncation's delta (DistributedNoise::truncation_delta).
+// InvalidArgument naming the flag for noise_parties / noise_coalition out of
+// range; otherwise as CalibrateCountNoise.
+absl::StatusOr<DistributedNoise> CalibrateDistributedCountNoise(
+    const DpCountOptions& options, int iterations, int32_t num_terms, int num_topics,
+    const PrivacyAccountant& accountant);
+
+// The post-processing shared by the twin and the secure run, on the
+// UNCLAMPED noisy cells N (term-major V x K): cells max(N, 0) (and at most
+// 2^31 - 1), totals n_k = max(sum_t N(t, k), 0). clamped_cells (those set
+// to 0) is an exact figure for tests and the operator's log only.
 struct NoisyCounts {
   std::vector<int32_t> term_major;
+  std::vector<int64_t> totals;  // K
   int64_t clamped_cells = 0;
 };
+NoisyCounts ClampNoisyCounts(const std::vector<int64_t>& noisy_term_major, int num_topics);
+
+// One release: exact + noise per cell, then ClampNoisyCounts. The noise is
+// N_Z(0, sigma^2) (central), or the sum of n clamped shares (distributed).
 NoisyCounts NoisyCountRelease(const lda::TermTopicCounts& exact, const DiscreteGaussian& noise,
                               crypto::SecureRng& rng);
+NoisyCounts DistributedNoisyCountRelease(const lda::TermTopicCounts& exact,
+                                         const DistributedNoise& noise,
+                                         const DiscreteGaussian& share, crypto::SecureRng& rng);
 
 // The release recorded in the accountant for one noisy iteration.
 DpRelease NoisyIterationRelease(const DpCountOptions& options, const CompositionNoise& noise);
+// The same for distributed noise, and the truncation's (0, delta) release.
+DpRelease DistributedIterationRelease(const DpCountOptions& options,
+                                      const DistributedNoise& noise);
+DpRelease ShareTruncationRelease(const DistributedNoise& noise);
 
 struct DpCountTraining {
   lda::LdaModel model;  // counts: the last release; metadata: empty
   CompositionNoise noise;
+  std::optional<DistributedNoise> distributed;  // when options.noise_parties > 0
   std::vector<int> schedule;
   int64_t clamped_cells_last = 0;  // exact: operator's log only
 };
@@ -144,14 +185,16 @@ absl::StatusOr<DpCountTraining> TrainWithNoisyCounts(
 // The model file's record of the mechanism: caps, sensitivity, sigma, rho
 // per release, R, T, schedule rule, clamping, totals, what is published,
 // the seed's secrecy. Parameters only, nothing computed from the documents.
+// With `distributed`, its record is added under "distributed_noise".
 nlohmann::json DescribeDpCountTraining(const DpCountOptions& options, int iterations,
-                                       const CompositionNoise& noise);
+                                       const CompositionNoise& noise,
+                                       const DistributedNoise* distributed = nullptr);
 
 inline constexpr char kDpCountMechanism[] =
     "DP batched collapsed Gibbs: at the start of each noisy iteration the exact topic-term "
     "counts plus i.i.d. discrete Gaussian noise N_Z(0, sigma^2) per cell (exact sampler), "
     "negative noisy counts clamped to 0; every iteration draws against the latest noisy counts "
-    "with topic totals summed from them";
+    "with topic totals summed from the unclamped noisy counts and clamped to 0";
 
 }  // namespace pplda::privacy
 

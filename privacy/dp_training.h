@@ -119,6 +119,15 @@ nlohmann::json DpPrivacyStatement(const DpTrainingOptions& options,
                                   const std::optional<FinalCountNoise>& noise,
                                   const nlohmann::json& training = nullptr);
 
+// The leakage statement of a SECURE run with DP training (`pplda simulate
+// --dp-epsilon`, party/lda_party.h DP mode): what the budget covers (the
+// published model and each party's view, its own draws included, against a
+// coalition of up to t of the n compute parties knowing their own noise
+// shares) and what it does not (each party's token count, the vocabulary,
+// deviating parties, a larger coalition).
+std::string SecureDpLeakage(const PrivacyAccountant& accountant, const DpCountOptions& counts,
+                            const PrivacyUnit& unit, int compute_parties, int coalition);
+
 // What the accountant's (epsilon, delta) covers in this pipeline.
 inline constexpr char kVocabularyOnlyCoverage[] =
     "the vocabulary (the list of terms) only; NOT the topic-term counts, which are not "

@@ -36,6 +36,10 @@ absl::StatusOr<std::unique_ptr<InProcessPartyGroup>> InProcessPartyGroup::Create
                      source(party::PartyRandomSource::kPaillierEncryptor));
     ASSIGN_OR_RETURN(crypto::SecureRng* const proof_rng,
                      source(party::PartyRandomSource::kDecryptionProofs));
+    crypto::SecureRng* noise_rng = nullptr;
+    if (plan.dp()) {
+      ASSIGN_OR_RETURN(noise_rng, source(party::PartyRandomSource::kDpNoise));
+    }
     ASSIGN_OR_RETURN(std::unique_ptr<crypto::MpcEngine> engine,
                      crypto::MpcEngine::Create(config, group->network_->transport(p), *engine_rng));
     group->engines_.push_back(std::move(engine));
@@ -45,7 +49,8 @@ absl::StatusOr<std::unique_ptr<InProcessPartyGroup>> InProcessPartyGroup::Create
     ASSIGN_OR_RETURN(std::unique_ptr<party::LdaParty> party,
                      party::LdaParty::Create(p, run_id, plan, std::move(inputs[p].documents),
                                              std::move(inputs[p].topics), key.shares[p],
-                                             *group->encryptors_[p], *proof_rng, pool));
+                                             *group->encryptors_[p], *proof_rng, pool,
+                                             noise_rng));
     group->parties_.push_back(std::move(party));
   }
   return group;

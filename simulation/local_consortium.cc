@@ -10,6 +10,7 @@
 #include "crypto/mpc_config.h"
 #include "lda/corpus.h"
 #include "lda/gibbs_state.h"
+#include "privacy/document_caps.h"
 #include "simulation/in_process_party_group.h"
 
 namespace pplda::simulation {
@@ -53,19 +54,64 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
   ASSIGN_OR_RETURN(crypto::MpcConfig config,
                    crypto::MpcConfig::Create(n, t, crypto::MpcConfig::kDefaultSigma,
                                              options.shared_randomness));
-  std::vector<int64_t> tokens;
   LocalConsortiumResult result;
+  party::SecureLdaOptions lda_options = options.lda;
+  if (options.dp.has_value()) {
+    privacy::DpCountOptions dp = *options.dp;
+    dp.noise_parties = n;
+    dp.noise_coalition = t;
+    RETURN_IF_ERROR(privacy::ValidateDpCountOptions(dp, options.iterations));
+    for (int p = 0; p < n; ++p) {
+      for (size_t m = 0; m < parties[p].documents.size(); ++m) {
+        lda::Document doc{"", parties[p].documents[m]};
+        if (privacy::CapDocument(doc, dp.caps).tokens.size() != doc.tokens.size()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "party ", parties[p].name, ", document ", m,
+              " exceeds the DP caps (--dp-max-tokens ", dp.caps.max_tokens,
+              ", --dp-max-term-count ", dp.caps.max_per_term, "): cap the documents first"));
+        }
+      }
+    }
+    ASSIGN_OR_RETURN(party::SecureDpSetup setup,
+                     party::SetUpSecureDp(dp, options.iterations, n, t, vocabulary.size(),
+                                          options.lda.num_topics));
+    lda_options.dp = std::move(setup.noise);
+    result.dp_training = std::move(setup.description);
+    result.accountant = std::move(setup.accountant);
+  }
+  std::vector<int64_t> tokens;
   std::vector<InProcessPartyInput> inputs;
   for (int p = 0; p < n; ++p) {
     tokens.push_back(CountTokens(parties[p]));
     result.party_names.push_back(parties[p].name);
   }
   ASSIGN_OR_RETURN(party::SecureLdaPlan plan,
-                   party::SecureLdaPlan::Create(options.lda, vocabulary.size(), tokens,
+                   party::SecureLdaPlan::Create(lda_options, vocabulary.size(), tokens,
                                                 key.public_key->paillier(), config));
   for (int p = 0; p < n; ++p) {
-    std::vector<std::vector<int>> topics =
-        InitialTopics(parties[p], plan.num_topics(), options.seed, p);
+    // DP: the initial topics must be unpredictable too (the twin's argument
+    // treats every draw as the mechanism's secret randomness, and a public
+    // seed indexed by position would tie other documents' topics to the
+    // target's presence): drawn from the party's own source, not recorded.
+    std::vector<std::vector<int>> topics;
+    if (options.dp.has_value() && parties[p].initial_topics.empty()) {
+      // One uniform topic per token from the party's kInitialTopics source,
+      // the derivation of a party daemon without initial_topics_seed
+      // (party/party_session.cc), so both publish the same model for the
+      // same deterministic test sources.
+      std::unique_ptr<crypto::SecureRng> rng =
+          rng_factory(p, party::PartyRandomSource::kInitialTopics);
+      if (rng == nullptr) {
+        return absl::InvalidArgumentError(absl::StrCat("no random source for party ", p));
+      }
+      for (const std::vector<lda::TermId>& d : parties[p].documents) {
+        std::vector<int> z(d.size());
+        for (int& k : z) k = static_cast<int>(rng->UniformUint64(static_cast<uint64_t>(plan.num_topics())));
+        topics.push_back(std::move(z));
+      }
+    } else {
+      topics = InitialTopics(parties[p], plan.num_topics(), options.seed, p);
+    }
     inputs.push_back(InProcessPartyInput{std::move(parties[p].documents), std::move(topics)});
   }
   ThreadPool pool(options.threads);

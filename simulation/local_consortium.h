@@ -15,6 +15,11 @@
 // sources (in_process_party_group.h, party/party_randomness.h). Tests pass
 // seeded sources; `pplda simulate` passes the OS CSPRNG, or, INSECURE, the
 // deterministic sources party daemons derive from the same seed.
+// DP (options.dp): the shares are calibrated by
+// privacy::CalibrateDistributedCountNoise for n compute parties and a
+// coalition of t, the twin's release schedule is shifted to 1-based
+// iterations (party/secure_dp_noise.h), and the published model is the last
+// release with negative cells set to 0.
 // Errors: InvalidArgument for inconsistent inputs (naming the party);
 // protocol errors pass through with the party that failed.
 // Thread-safety: one call at a time per options object; reentrant.
@@ -24,6 +29,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +42,8 @@
 #include "party/lda_party.h"
 #include "party/party_randomness.h"
 #include "party/secure_lda_plan.h"
+#include "privacy/dp_count_training.h"
+#include "privacy/privacy_accountant.h"
 
 namespace pplda::simulation {
 
@@ -57,6 +65,13 @@ struct LocalConsortiumOptions {
   crypto::MpcConfig::SharedRandomness shared_randomness =
       crypto::MpcConfig::SharedRandomness::kAuto;
   std::function<void(const IterationReport&)> on_step;  // may be empty
+  // DP training (issue 18; docs/protocol.md "DP training"): budget, caps
+  // and R as `pplda train --dp-epsilon`; noise_parties and noise_coalition
+  // are set here to n and the MPC threshold t. Every party's documents must
+  // already be capped (privacy::CapDocument; InvalidArgument naming the
+  // party and document otherwise). `seed` is then unused: each party's
+  // initial topics come from its kInitialTopics source (secret).
+  std::optional<privacy::DpCountOptions> dp;
 };
 
 struct ConsortiumStats {
@@ -79,6 +94,11 @@ struct LocalConsortiumResult {
   ConsortiumStats stats;
   int num_parties = 0;
   int threshold = 0;
+  // DP runs: the accountant (truncation and every noisy iteration debited
+  // before the run starts: a refused release is never computed) and the
+  // mechanism's record (DescribeDpCountTraining with the distributed noise).
+  std::optional<privacy::PrivacyAccountant> accountant;
+  nlohmann::json dp_training;
 };
 
 absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(

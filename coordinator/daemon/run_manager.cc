@@ -17,7 +17,11 @@
 #include "coordinator/run_driver.h"
 #include "crypto/mpc_config.h"
 #include "lda/model_file.h"
+#include "party/protocol_wire.h"
+#include "party/secure_dp_noise.h"
 #include "party/secure_lda_plan.h"
+#include "privacy/dp_training.h"
+#include "privacy/privacy_unit.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::coordinator {
@@ -49,6 +53,9 @@ absl::Status CheckParameters(const pplda::v1::RunParameters& p) {
   }
   if (p.draw_method() != "binary" && p.draw_method() != "tree") {
     return absl::InvalidArgumentError("draw: '" + p.draw_method() + "' is neither binary nor tree");
+  }
+  if (const std::optional<privacy::DpCountOptions> dp = party::DpOptionsFromParameters(p)) {
+    RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp, static_cast<int>(p.iterations())));
   }
   return absl::OkStatus();
 }
@@ -217,6 +224,15 @@ absl::Status RunManager::Execute(const std::string& run_id,
   lda.draw_method = parameters.draw_method() == "tree" ? crypto::DrawMethod::kParallelTree
                                                        : crypto::DrawMethod::kBinarySearch;
   lda.verify_conversion = parameters.verify_conversion();
+  const std::optional<privacy::DpCountOptions> dp = party::DpOptionsFromParameters(parameters);
+  std::optional<party::SecureDpSetup> dp_setup;
+  if (dp.has_value()) {
+    // The parties derive the same (party/party_session.cc).
+    ASSIGN_OR_RETURN(dp_setup, party::SetUpSecureDp(*dp, static_cast<int>(parameters.iterations()),
+                                                    n, MpcThreshold(n),
+                                                    options_.vocabulary->size(), lda.num_topics));
+    lda.dp = dp_setup->noise;
+  }
   ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(n, MpcThreshold(n)));
   ASSIGN_OR_RETURN(party::SecureLdaPlan plan,
                    party::SecureLdaPlan::Create(lda, options_.vocabulary->size(), tokens,
@@ -311,6 +327,32 @@ absl::Status RunManager::Execute(const std::string& run_id,
                  {"vocabulary_size", options_.vocabulary->size()},
                  {"vocabulary_sha256", options_.vocabulary_sha256}};
   m["privacy"] = LeakageStatement(leakage);
+  if (dp_setup.has_value()) {
+    // Parameters only: no timing, byte or round count, no per-party token
+    // count (exact statistics of the documents).
+    for (const char* exact : {"init_seconds", "iteration_seconds", "publication_seconds",
+                              "coordinator_bytes", "mpc_bytes_sent_party0_last_iteration",
+                              "mpc_rounds_last_iteration", "phase_seconds_party0"}) {
+      m["training"].erase(exact);
+    }
+    nlohmann::json names = nlohmann::json::array();
+    for (int p = 0; p < n; ++p) names.push_back(options_.consortium->compute_parties()[p].name);
+    m["corpus"] = {{"parties", names}, {"vocabulary_sha256", options_.vocabulary_sha256}};
+    leakage.dp_counts = true;
+    // The unit: one document as each party's daemon reads it (the parties'
+    // reading options are theirs; docs/privacy.md, "The privacy unit").
+    const privacy::PrivacyUnit unit = privacy::DescribePrivacyUnit(
+        lda::InputFormat::kAuto, lda::SplitMode::kNone, 0, /*prepared=*/false);
+    privacy::DpTrainingOptions options;
+    options.counts = dp;
+    nlohmann::json statement = privacy::DpPrivacyStatement(options, dp_setup->accountant, unit,
+                                                           std::nullopt, dp_setup->description);
+    statement["setting"] = leakage.setting;
+    statement["leakage"] = privacy::SecureDpLeakage(dp_setup->accountant, *dp, unit, n,
+                                                    MpcThreshold(n));
+    statement["secure_protocol"] = LeakageStatement(leakage);
+    m["privacy"] = std::move(statement);
+  }
   const std::string json = lda::ModelToJson(run.model).dump(1);
   const std::filesystem::path dir = options_.state_dir / "runs" / run_id;
   std::error_code ec;

@@ -322,6 +322,59 @@ TEST_F(PpldaCliTest, DpModelFilesHoldNoExactStatistic) {
   EXPECT_EQ(m->metadata["corpus"]["preprocessing"]["max_tokens_per_document"], 8);
 }
 
+// The same for a secure run with DP training (`pplda simulate
+// --dp-epsilon`): the model file records the budget in the plaintext DP
+// format, says what it covers, and holds no exact statistic (the secure
+// run without DP records per-party document and token counts and timings).
+// Bad DP options are refused naming the flag.
+TEST_F(PpldaCliTest, SimulateWithDpRecordsTheBudgetAndNoExactStatistic) {
+  for (const char* party : {"a", "b", "c"}) fs::create_directories(dir_ / party);
+  for (int i = 0; i < 24; ++i) {
+    const char* party = i % 3 == 0 ? "a" : (i % 3 == 1 ? "b" : "c");
+    fs::copy_file(dir_ / "docs" / ("doc" + std::to_string(100 + i) + ".txt"),
+                  dir_ / party / ("doc" + std::to_string(i) + ".txt"));
+  }
+  const std::string base = "--quiet simulate --party A=" + Path("a") + " --party B=" +
+                           Path("b") + " --party C=" + Path("c") +
+                           " --min-df 1 --max-df 1.0 --topics 2 --iterations 2 --key-bits 1024 ";
+  auto plain = RunPplda(base + "--out " + Path("plain.json"));
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_THAT(ExactStatisticsIn(Path("plain.json")), ::testing::Not(::testing::IsEmpty()));
+  auto dp = RunPplda(base + "--dp-epsilon 8 --dp-max-tokens 8 --dp-max-term-count 2 --out " +
+                     Path("dp.json"));
+  ASSERT_EQ(dp.exit_code, 0) << dp.output;
+  EXPECT_THAT(ExactStatisticsIn(Path("dp.json")), ::testing::IsEmpty());
+  std::ifstream in(Path("dp.json"));
+  const nlohmann::json j = nlohmann::json::parse(in);
+  const nlohmann::json& privacy = j["metadata"]["privacy"];
+  EXPECT_TRUE(privacy["counts_private"].get<bool>());
+  EXPECT_FALSE(privacy["vocabulary_private"].get<bool>());
+  EXPECT_LE(privacy["differential_privacy"]["epsilon"].get<double>(), 8.0);
+  EXPECT_LE(privacy["differential_privacy"]["delta"].get<double>(), 1e-5);
+  EXPECT_THAT(privacy["leakage"].get<std::string>(), HasSubstr("own tokens included"));
+  EXPECT_THAT(privacy["leakage"].get<std::string>(), HasSubstr("NOT covered"));
+  EXPECT_EQ(privacy["dp_training"]["distributed_noise"]["noise_parties"], 3);
+  EXPECT_EQ(privacy["dp_training"]["distributed_noise"]["coalition_tolerated"], 1);
+  EXPECT_THAT(privacy["secure_protocol"]["leakage"].get<std::string>(),
+              HasSubstr("last noisy release"));
+  EXPECT_EQ(RunPplda("topics --model " + Path("dp.json")).exit_code, 0);
+
+  auto no_epsilon = RunPplda(base + "--dp-delta 1e-6 --out " + Path("x.json"));
+  EXPECT_EQ(no_epsilon.exit_code, 1);
+  EXPECT_THAT(no_epsilon.output, HasSubstr("--dp-delta"));
+  auto mixtures = RunPplda(base + "--dp-epsilon 8 --mixtures-dir " + Path("mix") + " --out " +
+                           Path("x.json"));
+  EXPECT_EQ(mixtures.exit_code, 1);
+  EXPECT_THAT(mixtures.output, HasSubstr("--mixtures-dir"));
+  auto one_release = RunPplda(base + "--dp-epsilon 8 --dp-noisy-iterations 1 --out " +
+                              Path("x.json"));
+  EXPECT_EQ(one_release.exit_code, 1);
+  EXPECT_THAT(one_release.output, HasSubstr("--dp-noisy-iterations"));
+  auto bad_epsilon = RunPplda(base + "--dp-epsilon -1 --out " + Path("x.json"));
+  EXPECT_EQ(bad_epsilon.exit_code, 1);
+  EXPECT_THAT(bad_epsilon.output, HasSubstr("--dp-epsilon"));
+}
+
 // The final-count noise gives no DP guarantee: no (epsilon, delta) is
 // printed or stored for it, the output says so, and it warns that the
 // vocabulary is not private. Its noise comes from the OS CSPRNG.

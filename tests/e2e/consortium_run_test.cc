@@ -62,6 +62,7 @@ struct SimulateOptions {
   std::optional<uint64_t> insecure_deterministic_rng_seed;
   int threads = 0;               // 0: all cores
   std::string out = "simulate";  // folder under the consortium's
+  std::vector<std::string> dp;   // DP training flags (then no --mixtures-dir)
 };
 
 absl::StatusOr<Simulation> Simulate(const LocalConsortium& c, const ConsortiumOptions& o,
@@ -84,9 +85,13 @@ absl::StatusOr<Simulation> Simulate(const LocalConsortium& c, const ConsortiumOp
                                std::string("--iterations"),   std::to_string(s.iterations),
                                std::string("--seed"),         std::to_string(s.seed),
                                std::string("--threads"),      std::to_string(s.threads),
-                               std::string("--out"),          (out / "model.json").string(),
-                               std::string("--mixtures-dir"), (out / "mixtures").string()}) {
+                               std::string("--out"),          (out / "model.json").string()}) {
     args.push_back(a);
+  }
+  if (s.dp.empty()) {
+    args.insert(args.end(), {"--mixtures-dir", (out / "mixtures").string()});
+  } else {
+    args.insert(args.end(), s.dp.begin(), s.dp.end());
   }
   if (s.consortium_key) {
     args.insert(args.end(), {"--key-dir", c.keys().string()});
@@ -114,12 +119,15 @@ struct FinishedRun {
   std::filesystem::path model_path;
 };
 
-absl::StatusOr<FinishedRun> RunToPublication(const LocalConsortium& c, int iterations) {
+absl::StatusOr<FinishedRun> RunToPublication(const LocalConsortium& c, int iterations,
+                                             const std::vector<std::string>& dp = {}) {
   const std::string config = c.coordinator_config().string();
-  CommandResult start =
-      RunPplda({"run", "start", "--config", config, "--topics", std::to_string(kTopics), "--alpha",
-                "0.1", "--beta", "0.01", "--iterations", std::to_string(iterations), "--watch"},
-               std::chrono::seconds(300));
+  std::vector<std::string> args = {"run",     "start", "--config", config,
+                                   "--topics", std::to_string(kTopics), "--alpha", "0.1",
+                                   "--beta",  "0.01",  "--iterations", std::to_string(iterations),
+                                   "--watch"};
+  args.insert(args.end(), dp.begin(), dp.end());
+  CommandResult start = RunPplda(args, std::chrono::seconds(300));
   if (start.exit_code != 0) return absl::InternalError("pplda run start: " + start.Describe());
   if (start.output.find("published") == std::string::npos) {
     return absl::InternalError("--watch did not report the publication: " + start.output);
@@ -264,6 +272,48 @@ TEST_F(ConsortiumRunTest, DeterministicRunEqualsSimulateWithTheSameKeyAndSeeds) 
   EXPECT_EQ(TermTotals(other->model), TermTotals(model));
   EXPECT_NE(other->model["topic_term_counts"], model["topic_term_counts"])
       << "another rng seed gave the same model: the seed does not reach the sampling";
+}
+
+// DP training over the network (issue 18): with the same key and INSECURE
+// deterministic sources, the daemons' DP run publishes exactly simulate's
+// DP model (same caps, calibration, noise shares, initial topics from the
+// kInitialTopics source, draws), both record the same budget, and the DP
+// model file holds no per-party token count or timing.
+TEST_F(ConsortiumRunTest, DeterministicDpRunEqualsSimulateWithTheSameKeyAndSeeds) {
+  if (!party::InsecureTestRandomnessAllowed()) {
+    GTEST_SKIP() << "needs a build with PPLDA_INSECURE_TEST_RANDOMNESS=ON";
+  }
+  constexpr uint64_t kRngSeed = 20261124;
+  constexpr int kIterations = 2;
+  const std::vector<std::string> dp = {"--dp-epsilon", "8", "--dp-max-tokens", "3",
+                                       "--dp-max-term-count", "2"};
+  ConsortiumOptions options;
+  options.insecure_deterministic_rng_seed = kRngSeed;
+  E2E_ASSERT_OK(SetUpConsortium(options));
+  E2E_ASSERT_OK(consortium_.StartAll());
+  absl::StatusOr<FinishedRun> run = RunToPublication(consortium_, kIterations, dp);
+  ASSERT_TRUE(run.ok()) << run.status();
+  SimulateOptions simulate;
+  simulate.iterations = kIterations;
+  simulate.consortium_key = true;
+  simulate.insecure_deterministic_rng_seed = kRngSeed;
+  simulate.threads = 1;
+  simulate.out = "simulate-dp";
+  simulate.dp = dp;
+  absl::StatusOr<Simulation> sim = Simulate(consortium_, options, simulate);
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  const nlohmann::json& model = run->model;
+  EXPECT_EQ(model["topic_term_counts"], sim->model["topic_term_counts"])
+      << "the daemons' DP model differs from simulate's for the same key and seeds";
+  const nlohmann::json& privacy = model["metadata"]["privacy"];
+  EXPECT_TRUE(privacy["counts_private"].get<bool>());
+  EXPECT_EQ(privacy["differential_privacy"]["epsilon"],
+            sim->model["metadata"]["privacy"]["differential_privacy"]["epsilon"]);
+  EXPECT_LE(privacy["differential_privacy"]["epsilon"].get<double>(), 8.0);
+  EXPECT_EQ(privacy["dp_training"]["distributed_noise"]["noise_parties"], 3);
+  EXPECT_FALSE(model["metadata"]["training"].contains("iteration_seconds"));
+  EXPECT_FALSE(model["metadata"]["corpus"]["parties"][0].is_object())
+      << "a DP model file names the parties but holds no token count";
 }
 
 TEST_F(ConsortiumRunTest, TwoIterationRunKeepsTermCountsTotalsAndWritesMixtures) {

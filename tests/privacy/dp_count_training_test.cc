@@ -199,6 +199,43 @@ TEST(DpCountTraining, EveryNoisyIterationDebitsTheAccountantAndTheModelIsNoisy) 
   EXPECT_EQ(accountant->zcdp_releases(), 5);
 }
 
+// The post-processing the twin shares with the secure run: cells clamped at
+// 0, totals summed from the UNCLAMPED cells and then clamped.
+TEST(DpCountTraining, ClampingDerivesTotalsFromTheUnclampedCells) {
+  const NoisyCounts c = ClampNoisyCounts({-3, 5, 2, -1, 4, 7}, 2);
+  EXPECT_EQ(c.term_major, (std::vector<int32_t>{0, 5, 2, 0, 4, 7}));
+  EXPECT_EQ(c.totals, (std::vector<int64_t>{3, 11}));
+  EXPECT_EQ(c.clamped_cells, 2);
+  const NoisyCounts negative = ClampNoisyCounts({-3, 1, 2, -2}, 2);
+  EXPECT_EQ(negative.totals, (std::vector<int64_t>{0, 0}));  // -1 and -1, clamped
+}
+
+// The plaintext twin of a secure run: distributed noise debits the
+// truncation once and every noisy iteration, within the budget.
+TEST(DpCountTraining, DistributedNoiseDebitsTruncationAndEveryIteration) {
+  const lda::Corpus corpus =
+      CapDocuments(testing::MakeAuditCorpus(200, 4, 1), DocumentCaps{50, 5}, nullptr);
+  auto accountant = PrivacyAccountant::WithBudget(4, 1e-5);
+  ASSERT_TRUE(accountant.ok());
+  DpCountOptions o = Options(4, 5);
+  o.noise_parties = 3;
+  o.noise_coalition = 1;
+  crypto::SeededRng rng(9);
+  auto trained = TrainWithNoisyCounts(corpus, Sampler(4), 12, o, rng, &*accountant);
+  ASSERT_TRUE(trained.ok()) << trained.status();
+  ASSERT_TRUE(trained->distributed.has_value());
+  EXPECT_EQ(trained->distributed->parties, 3);
+  EXPECT_EQ(trained->distributed->honest(), 2);
+  EXPECT_EQ(accountant->zcdp_releases(), 5);
+  EXPECT_EQ(accountant->releases().size(), 6u);  // truncation + 5 iterations
+  EXPECT_LE(accountant->epsilon(), 4.0);
+  EXPECT_LE(accountant->delta(), 1e-5);
+  const nlohmann::json d =
+      DescribeDpCountTraining(o, 12, trained->noise, &*trained->distributed);
+  EXPECT_EQ(d["distributed_noise"]["noise_parties"], 3);
+  for (int64_t c : trained->model.topic_term_counts) EXPECT_GE(c, 0);
+}
+
 TEST(DpCountTraining, RefusesUncappedDocumentsAndAnAccountantWithoutBudget) {
   const lda::Corpus corpus = testing::MakeAuditCorpus(20, 2, 1);  // 34 tokens, 4 of one rare
   auto accountant = PrivacyAccountant::WithBudget(4, 1e-5);
