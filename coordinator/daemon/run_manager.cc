@@ -339,10 +339,15 @@ absl::Status RunManager::Execute(const std::string& run_id,
     for (int p = 0; p < n; ++p) names.push_back(options_.consortium->compute_parties()[p].name);
     m["corpus"] = {{"parties", names}, {"vocabulary_sha256", options_.vocabulary_sha256}};
     leakage.dp_counts = true;
-    // The unit: one document as each party's daemon reads it (the parties'
-    // reading options are theirs; docs/privacy.md, "The privacy unit").
-    const privacy::PrivacyUnit unit = privacy::DescribePrivacyUnit(
-        lda::InputFormat::kAuto, lda::SplitMode::kNone, 0, /*prepared=*/false);
+    // The unit: one document as each party's daemon reads it. The parties'
+    // reading options (split, window) are theirs and unknown here, so the
+    // unit is stated as such (docs/privacy.md, "The privacy unit").
+    privacy::PrivacyUnit unit;
+    unit.name = "document as its party's daemon reads it";
+    unit.description =
+        "one document of a party's corpus as its daemon's reading options cut it (with "
+        "split input a window or paragraph, not the source file: see each party's config)";
+    unit.part_of_a_file = true;
     privacy::DpTrainingOptions options;
     options.counts = dp;
     nlohmann::json statement = privacy::DpPrivacyStatement(options, dp_setup->accountant, unit,
