@@ -116,7 +116,11 @@ for name in coordinator early middle modern; do
   [ -z "$loose" ] || fail "$loose is readable by others"
 done
 echo "volumes: each holds only its own secrets, owner-only"
-if [ "$(id -u)" = 0 ] && command -v ip > /dev/null && ns=pd$$ && ip netns add "$ns" 2> /dev/null; then
+# ip netns exec needs a private mount namespace with / as a mount point (not
+# in a chroot): probe it first, leaving nothing behind.
+if [ "$(id -u)" = 0 ] && command -v ip > /dev/null &&
+    unshare --mount --propagation slave true 2> /dev/null && ns=pd$$ &&
+    ip netns add "$ns" 2> /dev/null; then
   ip -n "$ns" link set lo up
   mkdir -p "/etc/netns/$ns"
   printf '127.0.0.1 localhost coordinator early middle modern\n' > "/etc/netns/$ns/hosts"
@@ -138,7 +142,9 @@ if [ "$(id -u)" = 0 ] && command -v ip > /dev/null && ns=pd$$ && ip netns add "$
   grep -q '"topic_term_counts"' "$work/model.json" || fail "no model from the compose configs"
   echo "the compose demo's volumes and configs: published a model (daemons on this host)"
 else
-  note "network namespaces cannot be made here: the compose configs were not run"
+  ns=""
+  note "network namespaces cannot be used here (not root, no iproute2, or no private mount"
+  note "namespace, as in a chroot): the compose configs were not run"
 fi
 
 echo "== 5. container engine"

@@ -49,6 +49,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# `ip netns exec` needs a private mount namespace with / as a mount point;
+# in a chroot it fails ("mount --make-rslave /"), so probe that first, with
+# nothing to clean up afterwards.
+if ! err=$(unshare --mount --propagation slave true 2>&1); then
+  skip "no private mount namespace here (a chroot?), which ip netns exec needs: $err"
+fi
 if ! err=$(ip netns add "$hub" 2>&1); then skip "cannot create a network namespace here: $err"; fi
 ip -n "$hub" link add br0 type bridge
 ip -n "$hub" link set br0 up
