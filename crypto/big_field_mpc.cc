@@ -101,6 +101,13 @@ absl::StatusOr<std::vector<mpz_class>> BigFieldMpc::Mul(const std::vector<mpz_cl
   return out;
 }
 
+mpz_class BigFieldMpc::SumOverDealers(const std::vector<std::vector<mpz_class>>& by_dealer,
+                                      size_t index, const BigFieldShamir& scheme) {
+  mpz_class sum = 0;
+  for (const auto& dealt : by_dealer) sum += dealt[index];
+  return scheme.Reduce(sum);
+}
+
 absl::StatusOr<std::vector<mpz_class>> BigFieldMpc::Open(const std::vector<mpz_class>& shares,
                                                          int degree) {
   const int n = num_parties(), me = party_id();

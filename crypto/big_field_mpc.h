@@ -46,6 +46,10 @@ class BigFieldMpc {
   // Shares of a[k] * b[k] at degree t, from shares at degree t.
   absl::StatusOr<std::vector<mpz_class>> Mul(const std::vector<mpz_class>& a,
                                              const std::vector<mpz_class>& b);
+  // sum_d by_dealer[d][index], reduced: this party's share of the sum of
+  // every dealer's value at `index` (the result of Deal).
+  static mpz_class SumOverDealers(const std::vector<std::vector<mpz_class>>& by_dealer,
+                                  size_t index, const BigFieldShamir& scheme);
   // Opens sharings of the given degree to every party.
   absl::StatusOr<std::vector<mpz_class>> Open(const std::vector<mpz_class>& shares, int degree);
 

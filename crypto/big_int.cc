@@ -59,6 +59,19 @@ void WipeString(std::string& s) {
   s.clear();
 }
 
+mpz_class HashToInteger(std::string_view input, size_t bytes) {
+  std::string out;
+  for (uint32_t block = 0; out.size() < bytes; ++block) {
+    unsigned char digest[crypto_generichash_BYTES_MAX];
+    std::string message(input);
+    message += "/" + std::to_string(block);
+    crypto_generichash(digest, sizeof(digest), reinterpret_cast<const unsigned char*>(message.data()),
+                       message.size(), nullptr, 0);
+    out.append(reinterpret_cast<const char*>(digest), sizeof(digest));
+  }
+  return FromBytes(out);
+}
+
 mpz_class Factorial(unsigned n) {
   mpz_class out;
   mpz_fac_ui(out.get_mpz_t(), n);

@@ -45,6 +45,10 @@ void WipeString(std::string& s);
 
 // n! for small n (n <= 1000).
 mpz_class Factorial(unsigned n);
+// A public integer of at least `bytes` bytes derived from `input` (BLAKE2b
+// in counter mode: block i hashes input + "/" + i); for public coins that
+// every party derives alike, e.g. bases and verification values.
+mpz_class HashToInteger(std::string_view input, size_t bytes);
 
 // Makes GMP zero every block before it is freed or moved by realloc.
 // Process-wide; must be called before any GMP value is allocated.

@@ -15,27 +15,12 @@
 namespace pplda::crypto {
 namespace {
 
-mpz_class SumOver(const std::vector<std::vector<mpz_class>>& by_dealer, size_t index,
-                  const BigFieldShamir& scheme) {
-  mpz_class sum = 0;
-  for (const auto& dealt : by_dealer) sum += dealt[index];
-  return scheme.Reduce(sum);
-}
-
 // The public verification base: the square of a hash of N, mod N^2.
 mpz_class VerificationBase(const mpz_class& n) {
   const mpz_class n2 = n * n;
-  const std::string n_bytes = ToMinimalBytes(n);
-  std::string bytes;
-  for (uint32_t block = 0; bytes.size() < ByteLength(n2) + 16; ++block) {
-    unsigned char out[crypto_generichash_BYTES_MAX];
-    const std::string input =
-        absl::StrCat("pplda distributed key verification base/", block, "/") + n_bytes;
-    crypto_generichash(out, sizeof(out), reinterpret_cast<const unsigned char*>(input.data()),
-                       input.size(), nullptr, 0);
-    bytes.append(reinterpret_cast<const char*>(out), sizeof(out));
-  }
-  const mpz_class r = FromBytes(bytes) % n2;
+  const mpz_class r =
+      HashToInteger("pplda distributed key verification base/" + ToMinimalBytes(n),
+                    ByteLength(n2) + 16) % n2;
   return r * r % n2;
 }
 
@@ -89,9 +74,9 @@ class KeyDeriver {
     mpz_class hide = rng.RandomBits(BitLength(n_) + sigma_ + 4);
     ASSIGN_OR_RETURN(auto by_dealer, mpc_.Deal({phi.value(), beta_.value(), hide}, {t_, t_, t_}));
     Wipe(hide);
-    phi_shares_ = SumOver(by_dealer, 0, scheme_);
-    const mpz_class beta = SumOver(by_dealer, 1, scheme_);
-    const mpz_class r = SumOver(by_dealer, 2, scheme_);
+    phi_shares_ = BigFieldMpc::SumOverDealers(by_dealer, 0, scheme_);
+    const mpz_class beta = BigFieldMpc::SumOverDealers(by_dealer, 1, scheme_);
+    const mpz_class r = BigFieldMpc::SumOverDealers(by_dealer, 2, scheme_);
     ASSIGN_OR_RETURN(std::vector<mpz_class> product, mpc_.Mul({phi_shares_}, {beta}));
     ASSIGN_OR_RETURN(std::vector<mpz_class> opened,
                      mpc_.Open({scheme_.Reduce(product[0] + n_ * r)}, t_));
@@ -112,8 +97,8 @@ class KeyDeriver {
     const int d_bits = static_cast<int>(BitLength(mpz_class(parties_ * n_ * n_)));
     SecretInt mask(rng.RandomBits(d_bits + sigma_));
     ASSIGN_OR_RETURN(auto by_dealer, mpc_.Deal({reduced.value(), mask.value()}, {t_, t_}));
-    const mpz_class beta_prime = SumOver(by_dealer, 0, scheme_);
-    const mpz_class masks = SumOver(by_dealer, 1, scheme_);
+    const mpz_class beta_prime = BigFieldMpc::SumOverDealers(by_dealer, 0, scheme_);
+    const mpz_class masks = BigFieldMpc::SumOverDealers(by_dealer, 1, scheme_);
     ASSIGN_OR_RETURN(std::vector<mpz_class> d, mpc_.Mul({phi_shares_}, {beta_prime}));
     ASSIGN_OR_RETURN(std::vector<mpz_class> opened, mpc_.Open({scheme_.Reduce(d[0] + masks)}, t_));
     return SecretInt(me_ == 0 ? mpz_class(opened[0] - mask.value()) : mpz_class(-mask.value()));

@@ -84,13 +84,6 @@ absl::StatusOr<std::vector<mpz_class>> ProductTree(std::vector<std::vector<mpz_c
   return std::move(factors[0]);
 }
 
-mpz_class SumOver(const std::vector<std::vector<mpz_class>>& by_dealer, size_t index,
-                  const BigFieldShamir& scheme) {
-  mpz_class sum = 0;
-  for (const auto& dealt : by_dealer) sum += dealt[index];
-  return scheme.Reduce(sum);
-}
-
 // One party's state for a batch of candidate pairs: its shares p_i, q_i.
 struct Candidates {
   std::vector<mpz_class> p, q;  // by pair
@@ -147,20 +140,12 @@ absl::StatusOr<ModulusSievePlan> PlanModulusSieve(const SharedModulusOptions& o,
 }
 
 mpz_class BiprimalityBase(const mpz_class& n, int j) {
-  const std::string domain = absl::StrCat("pplda shared modulus biprimality base ", j, " ");
-  const std::string n_bytes = ToMinimalBytes(n);
+  const std::string prefix =
+      absl::StrCat("pplda shared modulus biprimality base ", j, " ") + ToMinimalBytes(n);
   for (uint32_t counter = 0;; ++counter) {
-    std::string seed = domain + n_bytes + std::to_string(counter);
-    // Enough bytes for a value 64 bits longer than N, then reduced.
-    std::string bytes;
-    for (uint32_t block = 0; bytes.size() < ByteLength(n) + 8; ++block) {
-      unsigned char out[crypto_generichash_BYTES_MAX];
-      const std::string input = seed + "/" + std::to_string(block);
-      crypto_generichash(out, sizeof(out), reinterpret_cast<const unsigned char*>(input.data()),
-                         input.size(), nullptr, 0);
-      bytes.append(reinterpret_cast<const char*>(out), sizeof(out));
-    }
-    mpz_class g = FromBytes(bytes) % n;
+    // 8 bytes longer than N, then reduced.
+    const mpz_class g =
+        HashToInteger(prefix + std::to_string(counter), ByteLength(n) + 8) % n;
     if (g > 1 && mpz_jacobi(g.get_mpz_t(), n.get_mpz_t()) == 1) return g;
   }
 }
@@ -262,7 +247,7 @@ class ModulusGenerator {
     std::vector<mpz_class> mask_sum(values);
     for (size_t k = 0; k < values; ++k) {
       for (int d = 0; d < n_; ++d) factors[d][k] = by_dealer[d][k];
-      mask_sum[k] = SumOver(by_dealer, values + k, scheme_);
+      mask_sum[k] = BigFieldMpc::SumOverDealers(by_dealer, values + k, scheme_);
     }
     ASSIGN_OR_RETURN(std::vector<mpz_class> product, ProductTree(std::move(factors), mpc_));
     for (size_t k = 0; k < values; ++k) product[k] = scheme_.Reduce(product[k] + mask_sum[k]);
@@ -296,9 +281,9 @@ class ModulusGenerator {
     std::vector<mpz_class> local(pairs);
     sum_shares_.assign(pairs, 0);
     for (size_t k = 0; k < pairs; ++k) {
-      const mpz_class p = SumOver(by_dealer, 3 * k, scheme_);
-      const mpz_class q = SumOver(by_dealer, 3 * k + 1, scheme_);
-      local[k] = scheme_.Reduce(p * q + SumOver(by_dealer, 3 * k + 2, scheme_));
+      const mpz_class p = BigFieldMpc::SumOverDealers(by_dealer, 3 * k, scheme_);
+      const mpz_class q = BigFieldMpc::SumOverDealers(by_dealer, 3 * k + 1, scheme_);
+      local[k] = scheme_.Reduce(p * q + BigFieldMpc::SumOverDealers(by_dealer, 3 * k + 2, scheme_));
       sum_shares_[k] = scheme_.Reduce(p + q);
     }
     return mpc_.Open(local, 2 * t_);
@@ -376,9 +361,9 @@ class ModulusGenerator {
     std::vector<mpz_class> local;
     for (size_t a = 0; a < alive.size(); ++a) {
       const size_t k = alive[a];
-      const mpz_class r = SumOver(by_dealer, 3 * a, scheme_);
-      const mpz_class hide = SumOver(by_dealer, 3 * a + 1, scheme_);
-      const mpz_class zero = SumOver(by_dealer, 3 * a + 2, scheme_);
+      const mpz_class r = BigFieldMpc::SumOverDealers(by_dealer, 3 * a, scheme_);
+      const mpz_class hide = BigFieldMpc::SumOverDealers(by_dealer, 3 * a + 1, scheme_);
+      const mpz_class zero = BigFieldMpc::SumOverDealers(by_dealer, 3 * a + 2, scheme_);
       // p + q - 1: the constant 1 is subtracted from every share (a public
       // constant shifts a Shamir sharing's value when added to all shares).
       local.push_back(scheme_.Reduce(r * (sum_shares_[k] - 1) + moduli[k] * hide + zero));

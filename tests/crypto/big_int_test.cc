@@ -67,5 +67,17 @@ TEST(BigIntTest, WipeStringAndFactorial) {
   EXPECT_EQ(Factorial(20), mpz_class("2432902008176640000"));
 }
 
+TEST(BigIntTest, HashToIntegerIsDeterministicLongEnoughAndInputBound) {
+  const mpz_class a = HashToInteger("input a", 300);
+  EXPECT_EQ(a, HashToInteger("input a", 300));
+  EXPECT_NE(a, HashToInteger("input b", 300));
+  // At least 300 bytes of output (whole 64-byte blocks): 320 bytes here.
+  EXPECT_GT(BitLength(a), 320u * 8 - 64);
+  EXPECT_LE(BitLength(a), 320u * 8);
+  // A longer request extends the same stream.
+  const mpz_class longer = HashToInteger("input a", 400);
+  EXPECT_EQ(longer >> (64 * 8 * 2), a);
+}
+
 }  // namespace
 }  // namespace pplda::crypto
