@@ -16,7 +16,11 @@
 #     owner-only; and where network namespaces can be made, the four daemons
 #     run from those volumes with the compose service names resolving
 #     (ip netns exec's /etc/netns/NAME/hosts) to a published model.
-#  5. Where docker or podman runs here, the image is built and the compose
+#  5. Certificate requests (deploy/request-cert.sh, make-certs.sh --requests):
+#     no key is written for a participant that sent a request, the certificates
+#     verify, box keys are pinned, a CSR for another name or a missing box key
+#     is refused with a clear error.
+#  6. Where docker or podman runs here, the image is built and the compose
 #     demo run to a published model; otherwise the reason is printed.
 #   deploy_files_test.sh REPO_ROOT PPLDA PARTY COORDINATOR
 set -euo pipefail
@@ -147,7 +151,39 @@ else
   note "namespace, as in a chroot): the compose configs were not run"
 fi
 
-echo "== 5. container engine"
+echo "== 5. certificate requests: keys stay with their owners"
+req=$work/requests
+for name in early middle modern; do bash deploy/request-cert.sh --name "$name" --out "$req" > /dev/null; done
+bash deploy/request-cert.sh --name coordinator --coordinator --out "$req" > /dev/null
+[ "$(stat -c %a "$req/early.key")" = 600 ] && [ "$(stat -c %a "$req/early.box")" = 600 ] ||
+  fail "request-cert.sh: private keys must be 0600"
+! bash deploy/request-cert.sh --name early --out "$req" 2> /dev/null ||
+  fail "request-cert.sh overwrote an existing key"
+signed=$work/signed
+bash deploy/make-certs.sh --out "$signed" --requests "$req" --coordinator coordinator=c.example:7000 \
+  --party early=e.example:7001 --party middle=relay --party modern=m.example:7003 > /dev/null ||
+  fail "make-certs.sh --requests failed"
+keys=$(cd "$signed" && find . -name '*.key' -o -name '*.box' | sort | tr '\n' ' ')
+[ "$keys" = "./ca.key " ] || fail "make-certs.sh --requests wrote keys it must not hold: $keys"
+for name in early middle modern coordinator; do
+  openssl verify -CAfile "$signed/ca.crt" "$signed/$name.crt" > /dev/null || fail "$name.crt does not verify"
+done
+grep -q "box_public_key = \"$(cat "$req/middle.box.pub")\"" "$signed/consortium.toml" ||
+  fail "middle's box public key is not pinned"
+# A request whose CN is another name, and a party request without its box key, are refused.
+cp "$req/early.csr" "$req/modern.csr"
+! bash deploy/make-certs.sh --out "$work/bad1" --requests "$req" --coordinator coordinator=c:7000 \
+  --party early=e:1 --party middle=m:2 --party modern=n:3 2> "$work/bad1.err" ||
+  fail "a CSR for another name was signed"
+grep -q 'CN is "early", expected "modern"' "$work/bad1.err" || fail "unclear error: $(cat "$work/bad1.err")"
+rm "$req/modern.csr" "$req/middle.box.pub"
+! bash deploy/make-certs.sh --out "$work/bad2" --requests "$req" --coordinator coordinator=c:7000 \
+  --party early=e:1 --party middle=m:2 --party modern=n:3 2> "$work/bad2.err" ||
+  fail "a party request without its box key was accepted"
+grep -q "middle.box.pub is missing" "$work/bad2.err" || fail "unclear error: $(cat "$work/bad2.err")"
+echo "requests signed, no key held by the CA operator, bad requests refused"
+
+echo "== 6. container engine"
 engine=""
 for e in docker podman; do
   if command -v "$e" > /dev/null && "$e" info > /dev/null 2>&1; then engine=$e; break; fi
