@@ -84,6 +84,7 @@ absl::StatusOr<DrivenRun> DriveRun(LdaCoordinator& coordinator, PartyGroup& part
     stats.coordinator_bytes += 3 * s.partials.values.size() * ct_bytes;  // value + proof
   }
   ASSIGN_OR_RETURN(run.model, coordinator.Publish(shares, vocabulary));
+  run.decrypted_digest = coordinator.digest();
   stats.publication_seconds = SecondsSince(start);
   if (options.on_step) options.on_step(IterationReport{-1, stats.publication_seconds, {}, 0});
   return run;

@@ -51,6 +51,9 @@ struct RunStats {
 struct DrivenRun {
   lda::LdaModel model;  // published counts; alpha, beta the effective ones
   RunStats stats;
+  // The agreed fold the parties decrypted (the hash chain over every update;
+  // each party logs the one it confirmed).
+  party::CountsDigest decrypted_digest{};
 };
 
 absl::StatusOr<DrivenRun> DriveRun(LdaCoordinator& coordinator, PartyGroup& parties,

@@ -77,6 +77,11 @@ class PartySession {
   int64_t documents() const;
   bool failed() const { return failed_; }
   int iterations_done() const { return party_ == nullptr ? 0 : party_->iterations_done(); }
+  // Hex of this party's fold digest (agreed with its peers once confirmed);
+  // empty before Prepare.
+  std::string counts_digest_hex() const {
+    return party_ == nullptr ? std::string() : DigestHex(party_->counts_digest());
+  }
 
   absl::StatusOr<pplda::v1::PrepareReply> Prepare(const pplda::v1::PrepareRequest& request);
   absl::StatusOr<pplda::v1::IterateReply> Iterate(const pplda::v1::IterateRequest& request);
