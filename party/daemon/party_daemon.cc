@@ -156,6 +156,7 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
   resources.key_share = &share;
   resources.corpus = &corpus;
   resources.vocabulary_sha256 = VocabularySha256(vocabulary);
+  resources.participant = config.name;
   resources.initial_topics_seed = config.initial_topics_seed;
   resources.state_dir = config.state_dir;
   resources.pool = &pool;
