@@ -22,15 +22,16 @@ void AddInputFlags(CLI::App* app, InputFlags* f, bool with_input) {
   app->add_option("--format", f->format, "Input format: auto, folder, lines, uci")
       ->capture_default_str();
   auto* split = app->add_option("--split", f->split,
-                  "Cut files into documents: none, paragraphs (blank-line separated), "
-                  "sentences (windows of whole sentences)")
-      ->capture_default_str();
+                                "Cut files into documents: none, paragraphs (blank-line "
+                                "separated), sentences (windows of whole sentences)")
+                     ->capture_default_str();
   auto* window = app->add_option("--window-words", f->read.window_words,
-                  "Words per sentence window with --split sentences")
-      ->capture_default_str()
-      ->check(NumberIn<int>(1, 1000000));
-  auto* uci_vocab = app->add_option("--uci-vocab", f->uci_vocab,
-                  "UCI vocabulary file (default: vocab.X.txt next to docword.X.txt)");
+                                 "Words per sentence window with --split sentences")
+                      ->capture_default_str()
+                      ->check(NumberIn<int>(1, 1000000));
+  auto* uci_vocab =
+      app->add_option("--uci-vocab", f->uci_vocab,
+                      "UCI vocabulary file (default: vocab.X.txt next to docword.X.txt)");
   auto& p = f->preprocess;
   auto* max_tokens =
       app->add_option("--max-corpus-tokens", f->read.max_corpus_tokens,
@@ -41,7 +42,8 @@ void AddInputFlags(CLI::App* app, InputFlags* f, bool with_input) {
   f->raw_only_options = {split, window, uci_vocab, max_tokens};
   auto raw_only = [f](CLI::Option* o) { f->raw_only_options.push_back(o); };
   raw_only(app->add_flag("--no-preprocess", f->no_preprocess,
-                "Keep whitespace-separated tokens exactly as given (no filtering at all)"));
+                         "Keep whitespace-separated tokens exactly as given (no filtering at "
+                         "all)"));
   raw_only(app->add_option("--stopwords", p.stopwords_path,
                            "Stop-word file, one word per line (default: the bundled English "
                            "list)"));
