@@ -19,6 +19,9 @@
 #include "cli/dp_flags.h"
 #include "cli/input_flags.h"
 #include "cli/model_metadata.h"
+#include "cli/number_flags.h"
+#include "cli/output_paths.h"
+#include "lda/sampler_options.h"
 #include "privacy/audit_report.h"
 #include "privacy/dp_shadow_trainer.h"
 #include "privacy/gibbs_shadow_trainer.h"
@@ -126,6 +129,9 @@ absl::StatusOr<std::unique_ptr<privacy::ShadowTrainer>> MakeTrainer(
 }
 
 absl::Status RunAudit(const AuditFlags& f, const GlobalFlags& g) {
+  OutputPaths outputs;
+  AddInputPaths(f.input, &outputs);
+  RETURN_IF_ERROR(outputs.AddFolder("--out", f.out, OutputPaths::FolderUse::kCreateOrReuse));
   RETURN_IF_ERROR(privacy::CheckAuditOutputDir(f.out));
   privacy::AuditOptions options;
   options.num_shadows = f.shadows;
@@ -182,13 +188,14 @@ void AddAuditCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
   lda::SamplerOptions& s = flags->training.sampler_options;
   app->add_option("--topics,-k", s.num_topics, "Number of topics K (as in the real run)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
+      ->check(NumberIn<int>(1, lda::kMaxTopics));
   app->add_option("--shadows", flags->shadows,
                   absl::StrFormat("Shadow models per target N, in [%d, %d]; N + 1 models are "
                                   "trained. Below %d the pooled variance is used",
                                   privacy::kMinShadows, privacy::kMaxShadows,
                                   privacy::kPerDocumentVarianceMinShadows))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(NumberIn<int>(privacy::kMinShadows, privacy::kMaxShadows));
   auto* online = app->add_flag("--online", flags->online_only,
                                "Report only the online attack (in and out shadows)");
   auto* offline = app->add_flag("--offline", flags->offline_only,
@@ -196,22 +203,23 @@ void AddAuditCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
   online->excludes(offline);
   app->add_option("--iterations,-n", flags->training.iterations, "Gibbs iterations per model")
       ->capture_default_str()
-      ->check(CLI::Range(1, 10000000));
+      ->check(NumberIn<int>(1, 10000000));
   flags->sampler_option = app->add_option("--sampler", flags->training.sampler, "standard or batched (as in the real run)")
       ->capture_default_str()
       ->check(CLI::IsMember({"standard", "batched"}));
   app->add_option("--alpha", s.alpha, "Document-topic Dirichlet prior")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(NumberIn<double>(kMinPrior, kMaxPrior));
   app->add_option("--beta", s.beta, "Topic-term Dirichlet prior")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(NumberIn<double>(kMinPrior, kMaxPrior));
   app->add_option("--seed", flags->seed, "Random seed (halves and every model's seed derive from it)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(NumberIn<uint64_t>(0, UINT64_MAX));
   app->add_option("--threads", flags->threads,
                   "Models trained at once, one thread each (0 = all cores)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1024));
+      ->check(NumberIn<int>(0, kMaxThreadsFlag));
   app->add_option("--variance", flags->variance,
                   "Gaussian variances: auto, per-document or global (pooled)")
       ->capture_default_str()
@@ -219,7 +227,7 @@ void AddAuditCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
   app->add_option("--zeta-tolerance", flags->zeta_tolerance,
                   "Certified accuracy of zeta = max_theta log p(d | theta, Phi), in nats")
       ->capture_default_str()
-      ->check(CLI::Range(1e-12, 10.0));
+      ->check(NumberIn<double>(1e-12, 10.0));
   app->add_option("--out,-o", flags->out,
                   "Output folder (audit.json, roc.csv, roc.svg, documents.csv, report.md)")
       ->capture_default_str();

@@ -8,12 +8,17 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
+#include "cli/number_flags.h"
 #include "lda/prepared_corpus.h"
 #include "privacy/final_count_noise.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::cli {
 namespace {
+
+// --dp-delta and --dp-vocab-delta: the mechanisms need 0 < delta < 0.5.
+constexpr double kMinDpDelta = 1e-300;
+constexpr double kMaxDpDelta = 0.4999;
 
 lda::InputFormat ResolvedFormat(const InputFlags& input) {
   absl::StatusOr<lda::InputFormat> format = lda::ParseInputFormat(input.format);
@@ -33,24 +38,24 @@ void AddDpFlags(CLI::App* app, DpFlags* f) {
                   "Choose the vocabulary by DP set union, (epsilon, delta)-DP for the list of "
                   "terms only (not the counts); replaces --min-df/--max-df (0 = off)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1000.0));
+      ->check(NumberIn<double>(0.0, 1000.0));
   f->vocab_delta_option =
       app->add_option("--dp-vocab-delta", f->vocab_delta,
                       "delta of the DP vocabulary selection (with --dp-epsilon: half of "
                       "--dp-delta unless given)")
           ->capture_default_str()
-          ->check(CLI::Range(1e-300, 0.4999));
+          ->check(NumberIn<double>(kMinDpDelta, kMaxDpDelta));
   app->add_option("--dp-vocab-max-terms", f->vocab_max_terms,
                   "Distinct terms each document contributes to the DP vocabulary (its most "
                   "frequent)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1000000));
+      ->check(NumberIn<int>(1, 1000000));
   app->add_option("--final-noise-sigma", f->final_noise_sigma,
                   "Add discrete Gaussian noise of this sigma once to every final count: a "
                   "heuristic with NO differential-privacy guarantee (no epsilon is claimed or "
                   "stored; 0 = off)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1099511627776.0));
+      ->check(NumberIn<double>(0.0, 1099511627776.0));
   AddDpTrainingFlags(app, f);
 }
 
@@ -58,24 +63,29 @@ void AddDpTrainingFlags(CLI::App* app, DpFlags* f) {
   f->epsilon_option = app->add_option("--dp-epsilon", f->epsilon,
                   "DP training for the whole run: the run's epsilon, DP vocabulary included "
                   "(noise on the counts at every noisy iteration; batched sampler; 0 = off)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(NumberIn<double>(0.0, 1000.0));
   f->delta_option = app->add_option("--dp-delta", f->delta,
                                     "The run's delta with --dp-epsilon, DP vocabulary included")
-                        ->capture_default_str();
+                        ->capture_default_str()
+                        ->check(NumberIn<double>(kMinDpDelta, kMaxDpDelta));
   f->max_tokens_option =
       app->add_option("--dp-max-tokens", f->max_tokens,
                       "DP training: each document keeps at most L tokens (its first)")
-          ->capture_default_str();
+          ->capture_default_str()
+          ->check(NumberIn<int>(1, 1000000));
   f->max_per_term_option =
       app->add_option("--dp-max-term-count", f->max_per_term,
                       "DP training: each document keeps at most c tokens of any one term (L2 "
                       "sensitivity sqrt(L c))")
-          ->capture_default_str();
+          ->capture_default_str()
+          ->check(NumberIn<int>(1, 1000000));
   f->noisy_iterations_option =
       app->add_option("--dp-noisy-iterations", f->noisy_iterations,
                       "DP training: how many iterations release noisy counts, spread evenly, "
                       "the budget split over them; the others reuse the last release (0 = all)")
-          ->capture_default_str();
+          ->capture_default_str()
+          ->check(NumberIn<int>(0, 10000000));
 }
 
 absl::StatusOr<privacy::DpTrainingOptions> DpOptionsFrom(const DpFlags& dp,
@@ -107,7 +117,7 @@ absl::StatusOr<privacy::DpTrainingOptions> DpOptionsFrom(const DpFlags& dp,
     options.final_noise = privacy::FinalCountNoiseOptions{dp.final_noise_sigma};
   }
   if (dp.vocab_epsilon > 0) {
-    if (lda::IsPreparedCorpusDir(input.input)) {
+    if (IsPreparedInput(input)) {
       return absl::InvalidArgumentError(
           "--dp-vocab-epsilon needs raw documents: the vocabulary of the prepared folder " +
           input.input +
@@ -158,7 +168,7 @@ absl::StatusOr<std::string> SamplerForDp(const std::string& kind, bool given,
 }
 
 privacy::PrivacyUnit PrivacyUnitFor(const InputFlags& input) {
-  const bool prepared = lda::IsPreparedCorpusDir(input.input);
+  const bool prepared = IsPreparedInput(input);
   absl::StatusOr<lda::SplitMode> split = lda::ParseSplitMode(input.split);
   return privacy::DescribePrivacyUnit(ResolvedFormat(input),
                                       split.ok() ? *split : lda::SplitMode::kNone,

@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "cli/input_flags.h"
 #include "cli/model_metadata.h"
+#include "cli/number_flags.h"
 #include "lda/metrics.h"
 #include "lda/model_file.h"
 #include "spdlog/spdlog.h"
@@ -28,7 +29,8 @@ struct EvaluationData {
 absl::StatusOr<EvaluationData> LoadEvaluationData(const EvaluateFlags& f, const lda::LdaModel& model,
                                                   bool quiet) {
   EvaluationData data;
-  if (lda::IsPreparedCorpusDir(f.input.input)) {
+  ASSIGN_OR_RETURN(const bool prepared, ReadsPreparedFolder(f.input));
+  if (prepared) {
     ASSIGN_OR_RETURN(lda::PreparedCorpus prepared, lda::ReadPreparedCorpus(f.input.input));
     if (prepared.train.vocabulary.terms() != model.vocabulary.terms()) {
       return absl::InvalidArgumentError(
@@ -86,13 +88,16 @@ void AddEvaluateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
   AddInputFlags(app, &flags->input);
   app->add_option("--sweeps", flags->eval.sweeps, "Gibbs sweeps per held-out document")
       ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
+      ->check(NumberIn<int>(1, 100000));
   app->add_option("--burn-in", flags->eval.burn_in, "Sweeps discarded before averaging theta")
       ->capture_default_str()
-      ->check(CLI::Range(0, 100000));
-  app->add_option("--seed", flags->eval.seed, "Random seed")->capture_default_str();
+      ->check(NumberIn<int>(0, 100000));
+  app->add_option("--seed", flags->eval.seed, "Random seed")
+      ->capture_default_str()
+      ->check(NumberIn<uint64_t>(0, UINT64_MAX));
   app->add_option("--threads", flags->eval.threads, "Threads (0 = all cores)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(NumberIn<int>(0, kMaxThreadsFlag));
   app->add_flag("--json", flags->json, "Print the figures as JSON");
   app->callback(
       [flags, &globals, run] { *run = [flags, &globals] { return RunEvaluate(*flags, globals); }; });

@@ -5,9 +5,11 @@
 #define PPLDA_CLI_INPUT_FLAGS_H_
 
 #include <string>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
+#include "cli/output_paths.h"
 #include "lda/document_reader.h"
 #include "lda/preprocessor.h"
 #include "lda/prepared_corpus.h"
@@ -24,10 +26,32 @@ struct InputFlags {
   lda::PreprocessOptions preprocess; // defaults of the preprocessor
   bool no_preprocess = false;
   bool keep_stopwords = false;
+  // Set by AddInputFlags: the options that only apply to raw documents
+  // (reading and preprocessing), refused with a prepared folder.
+  std::vector<const CLI::Option*> raw_only_options;
 };
 
-// Adds --input (required unless `input_required` is false) and the rest.
-void AddInputFlags(CLI::App* app, InputFlags* flags, bool input_required = true);
+// Adds --input (required) and the rest; with `with_input` false (simulate
+// reads one input per --party), --input is hidden from --help and refused
+// by the command with a pointer to the right flag.
+void AddInputFlags(CLI::App* app, InputFlags* flags, bool with_input = true);
+
+// Whether --input is read as a folder written by `pplda prepare`: with
+// --format auto only (an explicit --format reads raw documents), when the
+// folder holds the prepared files. Errors: a folder that looks prepared but
+// is incomplete (FailedPrecondition naming what is missing), and options
+// that only apply to raw documents given with a prepared folder
+// (InvalidArgument naming them: they would be silently ignored).
+absl::StatusOr<bool> ReadsPreparedFolder(const InputFlags& flags);
+
+// ReadsPreparedFolder without the errors (false for a folder it refuses).
+bool IsPreparedInput(const InputFlags& flags);
+
+// Registers the files and folders the flags read (--input, the UCI
+// vocabulary, --stopwords) so no output overwrites them; `input_flag` names
+// the documents' flag in errors (simulate: "--party NAME").
+void AddInputPaths(const InputFlags& flags, OutputPaths* paths,
+                   const std::string& input_flag = "--input");
 
 // Reader and preprocessing options from the flags (validated).
 absl::StatusOr<lda::ReadOptions> ReadOptionsFrom(const InputFlags& flags);

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "base/path_component.h"
 #include "base/status_macros.h"
 #include "cli/command.h"
+#include "cli/output_paths.h"
 #include "coordinator/consortium_policy.h"
 #include "crypto/paillier_dealer.h"
 #include "crypto/paillier_key_file.h"
@@ -38,12 +40,20 @@ absl::Status RunKeysDeal(const KeysDealFlags& f, const GlobalFlags& g) {
         n));
   }
   for (int i = 0; i < n; ++i) {
+    // Each name becomes OUT/NAME.key.
+    RETURN_IF_ERROR(CheckPathComponent(f.parties[i], "--party name"));
+    if (f.parties[i] == "public") {
+      return absl::InvalidArgumentError(
+          "--party public: the name is taken by the public key file (OUT/public.key)");
+    }
     for (int j = 0; j < i; ++j) {
       if (f.parties[i] == f.parties[j]) {
         return absl::InvalidArgumentError("--party " + f.parties[i] + " is given twice");
       }
     }
   }
+  OutputPaths outputs;
+  RETURN_IF_ERROR(outputs.AddFolder("--out", f.out, OutputPaths::FolderUse::kCreateOrReuse));
   std::error_code ec;
   std::filesystem::create_directories(f.out, ec);
   if (ec) return absl::PermissionDeniedError("cannot create " + f.out + ": " + ec.message());

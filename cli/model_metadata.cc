@@ -6,6 +6,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "base/atomic_file.h"
 
 #ifndef PPLDA_VERSION
 #define PPLDA_VERSION "unknown"
@@ -78,18 +79,18 @@ std::string CsvField(const std::string& s) {
 
 absl::Status WriteTopicMixturesCsv(const std::vector<std::vector<double>>& theta,
                                    const lda::Corpus& corpus, const std::string& path) {
-  std::ofstream out(path);
-  if (!out) return absl::NotFoundError("cannot write topic mixtures to " + path);
-  out << "document";
-  for (size_t k = 0; k < (theta.empty() ? 0 : theta[0].size()); ++k) out << ",topic_" << k;
-  out << "\n";
-  for (size_t m = 0; m < theta.size(); ++m) {
-    out << CsvField(corpus.documents[m].name);
-    for (double p : theta[m]) out << absl::StrFormat(",%.6g", p);
-    out << "\n";
+  std::string text = "document";
+  for (size_t k = 0; k < (theta.empty() ? 0 : theta[0].size()); ++k) {
+    absl::StrAppendFormat(&text, ",topic_%d", k);
   }
-  if (!out) return absl::DataLossError("error while writing " + path);
-  return absl::OkStatus();
+  text += "\n";
+  for (size_t m = 0; m < theta.size(); ++m) {
+    text += CsvField(corpus.documents[m].name);
+    for (double p : theta[m]) absl::StrAppendFormat(&text, ",%.6g", p);
+    text += "\n";
+  }
+  // Exact per-document statistics: readable by the owner only.
+  return WriteFileAtomically(path, text, FileMode::kPrivate);
 }
 
 }  // namespace pplda::cli

@@ -3,6 +3,8 @@
 #include "base/status_macros.h"
 #include "cli/command.h"
 #include "cli/input_flags.h"
+#include "cli/output_paths.h"
+#include "cli/number_flags.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::cli {
@@ -15,6 +17,13 @@ struct PrepareFlags {
 };
 
 absl::Status RunPrepare(const PrepareFlags& f, const GlobalFlags& g) {
+  OutputPaths outputs;
+  AddInputPaths(f.input, &outputs);
+  RETURN_IF_ERROR(outputs.AddFolder("--out", f.out, OutputPaths::FolderUse::kNewOrEmpty));
+  if (IsPreparedInput(f.input)) {
+    return absl::InvalidArgumentError(
+        "--input " + f.input.input + " is already a prepared folder; prepare reads raw documents");
+  }
   ASSIGN_OR_RETURN(lda::RawCorpus raw, ReadInput(f.input, g.quiet));
   lda::PreprocessReport report;
   ASSIGN_OR_RETURN(lda::PreparedCorpus prepared,
@@ -44,7 +53,7 @@ void AddPrepareCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* ru
                   "Document i (0-based, reading order) is held out when i % N == N-1 "
                   "(0 = no test set)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1 << 30));
+      ->check(NumberIn<int>(0, 1 << 30));
   app->callback(
       [flags, &globals, run] { *run = [flags, &globals] { return RunPrepare(*flags, globals); }; });
 }

@@ -10,12 +10,16 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "base/atomic_file.h"
 #include "base/progress.h"
 #include "base/status_macros.h"
 #include "cli/command.h"
 #include "cli/dp_flags.h"
 #include "cli/input_flags.h"
+#include "cli/number_flags.h"
+#include "cli/output_paths.h"
 #include "coordinator/daemon/coordinator_client.h"
+#include "lda/sampler_options.h"
 
 namespace pplda::cli {
 namespace {
@@ -118,21 +122,14 @@ absl::Status RunWatch(const RunFlags& f) {
 }
 
 absl::Status RunResult(const RunFlags& f) {
+  OutputPaths outputs;
+  outputs.AddInput("--config", f.config);
+  RETURN_IF_ERROR(outputs.AddFile("--out", f.out));
   ASSIGN_OR_RETURN(auto client, coordinator::CoordinatorClient::FromConfig(f.config));
   ASSIGN_OR_RETURN(std::string json, client->Result(f.run_id));
-  const bool existed = std::filesystem::exists(f.out);
-  const std::string tmp = f.out + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-    if (!out) return absl::PermissionDeniedError("cannot write " + tmp);
-    out << json;
-    if (!out.flush()) return absl::DataLossError("error writing " + tmp);
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, f.out, ec);
-  if (ec) return absl::DataLossError("cannot write " + f.out + ": " + ec.message());
+  RETURN_IF_ERROR(WriteFileAtomically(f.out, json));
   std::printf("model written to %s%s; `pplda topics --model %s` shows its topics\n", f.out.c_str(),
-              existed ? " (replaced the existing file)" : "", f.out.c_str());
+              outputs.ReplacedNote(f.out).c_str(), f.out.c_str());
   return absl::OkStatus();
 }
 
@@ -160,16 +157,16 @@ void AddRunCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) {
   AddConfig(start, f.get(), false);
   start->add_option("--topics,-k", f->topics, "Number of topics K")
       ->capture_default_str()
-      ->check(CLI::Range(1, 65535));
+      ->check(NumberIn<int>(1, lda::kMaxTopics));
   start->add_option("--iterations,-n", f->iterations, "Gibbs iterations")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1000000));
+      ->check(NumberIn<int>(0, 1000000));
   start->add_option("--alpha", f->alpha, "Document-topic prior (a multiple of 1e-6)")
       ->capture_default_str()
-      ->check(CLI::Range(1e-6, 1e6));
+      ->check(NumberIn<double>(kMinPrior, kMaxPrior));
   start->add_option("--beta", f->beta, "Topic-term prior (a multiple of 1e-6)")
       ->capture_default_str()
-      ->check(CLI::Range(1e-6, 1e6));
+      ->check(NumberIn<double>(kMinPrior, kMaxPrior));
   start->add_option("--draw", f->draw, "Secure draw: binary, tree or cdf (fewest rounds)")
       ->capture_default_str()
       ->check(CLI::IsMember({"binary", "tree", "cdf"}));

@@ -40,17 +40,21 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/path_component.h"
 #include "base/status_macros.h"
 #include "cli/command.h"
 #include "cli/dp_flags.h"
 #include "cli/input_flags.h"
 #include "cli/model_metadata.h"
+#include "cli/number_flags.h"
+#include "cli/output_paths.h"
 #include "coordinator/consortium_policy.h"
 #include "crypto/paillier_dealer.h"
 #include "crypto/paillier_key_file.h"
 #include "crypto/secure_rng.h"
 #include "lda/model_file.h"
 #include "lda/preprocessor.h"
+#include "lda/sampler_options.h"
 #include "lda/vocabulary_file.h"
 #include "party/party_randomness.h"
 #include "simulation/local_consortium.h"
@@ -91,6 +95,8 @@ absl::StatusOr<std::vector<NamedPath>> ParseParties(const std::vector<std::strin
       return absl::InvalidArgumentError("--party '" + s + "' must be NAME=PATH");
     }
     NamedPath p{s.substr(0, eq), s.substr(eq + 1)};
+    // The name becomes DIR/NAME.csv (--mixtures-dir) and DIR/NAME.key (--key-dir).
+    RETURN_IF_ERROR(CheckPathComponent(p.name, "--party name"));
     for (const NamedPath& q : out) {
       if (q.name == p.name) return absl::InvalidArgumentError("--party name '" + p.name + "' is given twice");
     }
@@ -115,6 +121,12 @@ absl::StatusOr<PartyCorpora> LoadParties(const SimulateFlags& f,
   for (const NamedPath& p : parties) {
     InputFlags in = f.input;
     in.input = p.path;
+    ASSIGN_OR_RETURN(const bool prepared, ReadsPreparedFolder(in));
+    if (prepared) {
+      return absl::InvalidArgumentError("--party " + p.name + "=" + p.path +
+                                        ": a folder written by `pplda prepare`; simulate reads "
+                                        "each party's raw documents");
+    }
     ASSIGN_OR_RETURN(lda::RawCorpus raw, ReadInput(in, quiet));
     raws.push_back(std::move(raw));
   }
@@ -235,6 +247,24 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
     }
   }
   ASSIGN_OR_RETURN(std::vector<NamedPath> named, ParseParties(f.parties));
+  // Where the outputs go, before the secure run.
+  OutputPaths outputs;
+  for (const NamedPath& p : named) {
+    InputFlags in = f.input;
+    in.input = p.path;
+    AddInputPaths(in, &outputs, "--party " + p.name);
+  }
+  outputs.AddInput("--vocabulary", f.vocabulary_path);
+  outputs.AddInput("--key-dir", f.key_dir);
+  RETURN_IF_ERROR(outputs.AddFile("--out", f.out));
+  if (!f.mixtures_dir.empty()) {
+    RETURN_IF_ERROR(outputs.AddFolder("--mixtures-dir", f.mixtures_dir,
+                                      OutputPaths::FolderUse::kCreateOrReuse));
+    for (const NamedPath& p : named) {
+      RETURN_IF_ERROR(outputs.AddFile(
+          "--mixtures-dir", (std::filesystem::path(f.mixtures_dir) / (p.name + ".csv")).string()));
+    }
+  }
   ASSIGN_OR_RETURN(PartyCorpora data, LoadParties(f, named, g.quiet));
   std::vector<simulation::ConsortiumParty> parties;
   int64_t capped = 0;
@@ -395,15 +425,17 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
     }
     for (size_t i = 0; i < named.size(); ++i) {
       RETURN_IF_ERROR(WriteTopicMixturesCsv(result.mixtures[i], data.corpora[i],
-                                            f.mixtures_dir + "/" + named[i].name + ".csv"));
+                                            (std::filesystem::path(f.mixtures_dir) /
+                                             (named[i].name + ".csv")).string()));
     }
   }
   std::printf("secure run: %d iterations in %.1f s (%.2f s/iteration), %llu partial decryptions, "
-              "%llu MPC rounds; model written to %s\n",
+              "%llu MPC rounds; model written to %s%s\n",
               f.iterations, s.iteration_seconds,
               f.iterations > 0 ? s.iteration_seconds / f.iterations : 0.0,
               static_cast<unsigned long long>(s.partial_decryptions),
-              static_cast<unsigned long long>(s.rounds), f.out.c_str());
+              static_cast<unsigned long long>(s.rounds), f.out.c_str(),
+              outputs.ReplacedNote(f.out).c_str());
   return absl::OkStatus();
 }
 
@@ -413,7 +445,7 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
   auto flags = std::make_shared<SimulateFlags>();
   CLI::App* app = root.add_subcommand(
       "simulate", "Run the secure multi-party protocol in one process (dealer-mode key)");
-  AddInputFlags(app, &flags->input, /*input_required=*/false);
+  AddInputFlags(app, &flags->input, /*with_input=*/false);
   app->add_option("--party", flags->parties,
                   "NAME=PATH: one party's documents (repeat; 2 parties get a data-less helper)")
       ->required();
@@ -422,16 +454,16 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
                   "parties' documents (simulation convenience)");
   app->add_option("--topics,-k", flags->lda.num_topics, "Number of topics K")
       ->capture_default_str()
-      ->check(CLI::Range(1, 65535));
+      ->check(NumberIn<int>(1, lda::kMaxTopics));
   app->add_option("--iterations,-n", flags->iterations, "Gibbs iterations")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1000000));
+      ->check(NumberIn<int>(0, 1000000));
   app->add_option("--alpha", flags->lda.alpha, "Document-topic prior (a multiple of 1e-6)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(NumberIn<double>(kMinPrior, kMaxPrior));
   app->add_option("--beta", flags->lda.beta, "Topic-term prior (a multiple of 1e-6)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(NumberIn<double>(kMinPrior, kMaxPrior));
   CLI::Option* key_bits =
       app->add_option("--key-bits", flags->key_bits,
                       "Paillier modulus bits of the key dealt here (2048 default; 1024 only to "
@@ -452,10 +484,11 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
                "Proofs of correct decryption in every iteration, verified by every party");
   app->add_option("--seed", flags->seed, "Seed of the initial topics (the protocol's own "
                                          "randomness comes from the OS generator)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(NumberIn<uint64_t>(0, UINT64_MAX));
   app->add_option("--threads", flags->threads, "Worker threads shared by all roles (0 = all cores)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1024));
+      ->check(NumberIn<int>(0, kMaxThreadsFlag));
   app->add_option("--out,-o", flags->out, "Model file to write (JSON)")->capture_default_str();
   app->add_option("--mixtures-dir", flags->mixtures_dir,
                   "Write each party's document topic mixtures to DIR/NAME.csv");
@@ -464,7 +497,7 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
       "INSECURE, TESTS ONLY: every party's randomness from seeded streams, the ones party "
       "daemons with insecure_deterministic_rng_seed = SEED use (the model says so); refused "
       "unless built with PPLDA_INSECURE_TEST_RANDOMNESS")
-      ->check(CLI::Range(uint64_t{0}, uint64_t{INT64_MAX}));  // what a TOML integer holds
+      ->check(NumberIn<uint64_t>(0, INT64_MAX));  // what a TOML integer holds
   AddDpTrainingFlags(app, &flags->dp);
   app->callback([flags, &globals, run, rng_seed] {
     flags->insecure_deterministic_rng = rng_seed->count() > 0;

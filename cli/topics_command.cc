@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "cli/command.h"
+#include "cli/number_flags.h"
 #include "lda/metrics.h"
 #include "lda/model_file.h"
 
@@ -132,7 +133,7 @@ void AddTopicsCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run
   app->add_option("--model,-m", flags->model, "Model file (JSON)")->required();
   app->add_option("--top", flags->top, "Words shown per topic")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
+      ->check(NumberIn<int>(1, 1000));
   app->add_flag("--json", flags->json, "Print as JSON");
   app->callback([flags, run] { *run = [flags] { return RunTopics(*flags); }; });
 }

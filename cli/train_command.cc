@@ -19,11 +19,14 @@
 #include "cli/dp_flags.h"
 #include "cli/input_flags.h"
 #include "cli/model_metadata.h"
+#include "cli/number_flags.h"
+#include "cli/output_paths.h"
 #include "crypto/buffered_rng.h"
 #include "lda/collapsed_gibbs_sampler.h"
 #include "lda/metrics.h"
 #include "lda/model_file.h"
 #include "lda/prepared_corpus.h"
+#include "lda/sampler_options.h"
 #include "privacy/dp_training.h"
 #include "spdlog/spdlog.h"
 
@@ -95,7 +98,7 @@ absl::Status PrepareForDp(const privacy::DpTrainingOptions& dp, crypto::SecureRn
 // corpus: the options only, no figure computed from the documents.
 nlohmann::json DpCorpusInfo(const InputFlags& f, const nlohmann::json& loaded_info) {
   nlohmann::json info;
-  if (lda::IsPreparedCorpusDir(f.input)) {
+  if (IsPreparedInput(f)) {
     info = {{"prepared_folder", true},
             {"preprocess", loaded_info.value("preprocess", nlohmann::json())}};
   } else {
@@ -143,6 +146,11 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
           "document's exact topic mixture, which DP training does not release");
     }
   }
+  // Where the outputs go, before any work.
+  OutputPaths outputs;
+  AddInputPaths(f.input, &outputs);
+  RETURN_IF_ERROR(outputs.AddFile("--out", f.out));
+  if (!f.mixtures_out.empty()) RETURN_IF_ERROR(outputs.AddFile("--mixtures", f.mixtures_out));
   const InputFlags input = InputFlagsForDp(f.input, dp, g.quiet);
   ASSIGN_OR_RETURN(TrainingData data, LoadTrainingData(input, g.quiet));
   crypto::SodiumRng os_rng;
@@ -242,9 +250,13 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
     RETURN_IF_ERROR(
         WriteTopicMixturesCsv(sampler->DocumentTopicMixtures(), data.train, f.mixtures_out));
   }
-  std::printf("trained K=%d on %lld tokens in %.1f s; model written to %s\n",
+  std::printf("trained K=%d on %lld tokens in %.1f s; model written to %s%s\n",
               f.sampler.num_topics, static_cast<long long>(data.train.num_tokens()), seconds,
-              f.out.c_str());
+              f.out.c_str(), outputs.ReplacedNote(f.out).c_str());
+  if (!f.mixtures_out.empty() && sampler != nullptr) {
+    std::printf("topic mixtures written to %s%s\n", f.mixtures_out.c_str(),
+                outputs.ReplacedNote(f.mixtures_out).c_str());
+  }
   return absl::OkStatus();
 }
 
@@ -256,28 +268,29 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
   AddInputFlags(app, &flags->input);
   app->add_option("--topics,-k", flags->sampler.num_topics, "Number of topics K")
       ->capture_default_str()
-      ->check(CLI::Range(1, 65535));
+      ->check(NumberIn<int>(1, lda::kMaxTopics));
   app->add_option("--iterations,-n", flags->iterations, "Gibbs iterations")
       ->capture_default_str()
-      ->check(CLI::Range(1, 10000000));
+      ->check(NumberIn<int>(1, 10000000));
   flags->sampler_option = app->add_option("--sampler", flags->sampler_kind,
                   "standard (sequential collapsed Gibbs) or batched (the secure protocol's twin)")
       ->capture_default_str()
       ->check(CLI::IsMember({"standard", "batched"}));
   app->add_option("--alpha", flags->sampler.alpha, "Document-topic Dirichlet prior")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(NumberIn<double>(kMinPrior, kMaxPrior));
   app->add_option("--beta", flags->sampler.beta, "Topic-term Dirichlet prior")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(NumberIn<double>(kMinPrior, kMaxPrior));
   flags->seed_option = app->add_option("--seed", flags->sampler.seed,
                                        "Random seed (runs are deterministic given the seed and "
                                        "the thread count; not used by DP training, whose draws "
                                        "are seeded secretly)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(NumberIn<uint64_t>(0, UINT64_MAX));
   app->add_option("--threads", flags->sampler.threads, "Threads (0 = all cores)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1024));
+      ->check(NumberIn<int>(0, kMaxThreadsFlag));
   app->add_option("--out,-o", flags->out, "Model file to write (JSON)")->capture_default_str();
   app->add_option("--mixtures", flags->mixtures_out,
                   "Also write each training document's topic mixture to this CSV file");
@@ -285,7 +298,7 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
                   "Gibbs sweeps per held-out document for perplexity (document completion; "
                   "the first fifth are burn-in)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
+      ->check(NumberIn<int>(1, 100000));
   app->add_flag("--no-evaluate", flags->no_evaluate,
                 "Skip the held-out evaluation after training on a prepared folder");
   AddDpFlags(app, &flags->dp);

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/atomic_file.h"
 #include "base/status_macros.h"
 #include "crypto/big_int.h"
 #include "crypto/paillier_serialization.h"
@@ -37,24 +38,17 @@ absl::Status OsError(int err, const std::filesystem::path& path, std::string_vie
   }
 }
 
-// Creates `path` exclusively with `mode` and writes `bytes`; removes it on error.
+// Writes `bytes` to the new file `path` atomically with `mode`
+// (base/atomic_file.h); an existing file (or symlink) is never replaced.
 absl::Status WriteNewFile(const std::filesystem::path& path, const std::string& bytes,
-                          mode_t mode) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-  if (fd < 0) return OsError(errno, path, "create");
-  absl::Status status;
-  if (::fchmod(fd, mode) != 0) status = OsError(errno, path, "set the mode of");
-  size_t done = 0;
-  while (status.ok() && done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) status = OsError(errno, path, "write");
-    if (n > 0) done += static_cast<size_t>(n);
+                          FileMode mode) {
+  absl::Status s = WriteFileAtomically(path, bytes, mode, Replace::kNever);
+  if (absl::IsAlreadyExists(s)) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        "cannot create ", path.string(),
+        ": it exists (refusing to overwrite an existing key file)"));
   }
-  if (status.ok() && ::fsync(fd) != 0) status = OsError(errno, path, "sync");
-  if (::close(fd) != 0 && status.ok()) status = OsError(errno, path, "close");
-  if (!status.ok()) ::unlink(path.c_str());
-  return status;
+  return s;
 }
 
 // Reads a regular, non-symlink file of at most kMaxKeyFileBytes; if
@@ -111,7 +105,7 @@ absl::Status WriteKeyShareFile(const std::filesystem::path& path, const Paillier
   const bool ok = proto.SerializeToString(&bytes);
   WipeKeyShareProto(proto);
   if (!ok) return absl::InternalError("cannot serialize the key share");
-  absl::Status s = WriteNewFile(path, bytes, 0600);
+  absl::Status s = WriteNewFile(path, bytes, FileMode::kPrivate);
   WipeString(bytes);
   return s;
 }
@@ -137,7 +131,7 @@ absl::Status WritePublicKeyFile(const std::filesystem::path& path, const Thresho
   if (!ThresholdPublicKeyToProto(key).SerializeToString(&bytes)) {
     return absl::InternalError("cannot serialize the public key");
   }
-  return WriteNewFile(path, bytes, 0644);
+  return WriteNewFile(path, bytes, FileMode::kPublic);
 }
 
 absl::StatusOr<ThresholdPublicKeyPtr> ReadPublicKeyFile(const std::filesystem::path& path) {

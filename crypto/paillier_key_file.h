@@ -3,9 +3,10 @@
 // (proto/paillier.proto). This is the only file I/O in crypto/.
 //
 // Key share files:
-//  - Written with mode 0600 (O_CREAT | O_EXCL | O_NOFOLLOW, then fchmod and
-//    fsync); an existing file is never overwritten (AlreadyExists), and a
-//    partly written file is removed on error.
+//  - Written atomically with mode 0600 (base/atomic_file.h: a temporary
+//    file, fsync, then a rename that refuses an existing destination); an
+//    existing file or symlink is never overwritten (AlreadyExists), and no
+//    partly written key file is ever visible.
 //  - Read only if the path is a regular file (not a symlink) whose mode
 //    grants nothing to group or others (PermissionDenied otherwise, naming
 //    the file, its mode and the chmod that fixes it), no larger than

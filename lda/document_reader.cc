@@ -30,6 +30,10 @@ absl::Status ValidateOptions(const ReadOptions& options) {
         "max_file_bytes and max_corpus_bytes must be positive, got ", options.max_file_bytes,
         " and ", options.max_corpus_bytes));
   }
+  if (options.max_corpus_tokens < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("max_corpus_tokens must be positive, got ",
+                                                   options.max_corpus_tokens));
+  }
   return absl::OkStatus();
 }
 

@@ -31,7 +31,10 @@
 // Checks and errors: a missing path is NotFound. Invalid UTF-8 is
 // InvalidArgument naming the file, line and byte offset. A file over
 // max_file_bytes, or a total over max_corpus_bytes, is InvalidArgument naming
-// the file and the limit. Empty (or whitespace-only) files are skipped with a
+// the file and the limit; so is a UCI file whose counts add up to more than
+// max_corpus_tokens tokens, or whose header declares more data lines (NNZ)
+// than its size can hold, both found before anything is allocated for them.
+// Empty (or whitespace-only) files are skipped with a
 // counted warning. Malformed UCI lines, out-of-range ids, counts <= 0 and a
 // header that disagrees with the data are InvalidArgument naming file and
 // line. A corpus with no document at all is InvalidArgument saying what was
@@ -63,6 +66,8 @@ absl::StatusOr<SplitMode> ParseSplitMode(std::string_view name);
 std::string_view InputFormatName(InputFormat format);
 std::string_view SplitModeName(SplitMode mode);
 
+inline constexpr int64_t kDefaultMaxCorpusTokens = 50'000'000;
+
 struct ReadOptions {
   InputFormat format = InputFormat::kAuto;
   SplitMode split = SplitMode::kNone;
@@ -70,6 +75,10 @@ struct ReadOptions {
   std::string uci_vocab_path;    // empty: vocab.X.txt next to docword.X.txt
   int64_t max_file_bytes = int64_t{256} << 20;
   int64_t max_corpus_bytes = int64_t{8} << 30;
+  // UCI input: the most tokens the counts may expand to, checked from the
+  // declared counts before anything is expanded (training takes about 100
+  // bytes of memory per token, so the default is about 5 GB).
+  int64_t max_corpus_tokens = kDefaultMaxCorpusTokens;
 };
 
 struct RawDocument {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/atomic_file.h"
 #include "base/status_macros.h"
 
 namespace pplda::lda {
@@ -268,28 +269,7 @@ absl::Status WriteModelFile(const LdaModel& model, const std::string& path) {
     return absl::InvalidArgumentError(
         absl::StrCat("model: cannot write '", path, "': ", e.what()));
   }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      return absl::PermissionDeniedError(
-          absl::StrCat("cannot create model file '", tmp, "'"));
-    }
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return absl::DataLossError(absl::StrCat("error writing model file '", tmp, "'"));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    return absl::PermissionDeniedError(absl::StrCat(
-        "cannot move '", tmp, "' to model file '", path, "': ", ec.message()));
-  }
-  return absl::OkStatus();
+  return WriteFileAtomically(path, text);
 }
 
 absl::StatusOr<LdaModel> ReadModelFile(const std::string& path) {

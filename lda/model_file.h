@@ -22,8 +22,9 @@
 // term); ReadModelFile adds the path, and for text that is not JSON the
 // line and column. A missing file is NotFound.
 //
-// Writing: WriteModelFile writes compact JSON to "<path>.tmp" and renames it
-// over `path`, so an existing file is replaced only by a complete one.
+// Writing: WriteModelFile writes compact JSON atomically (base/atomic_file.h:
+// a temporary file in the same folder, fsync, rename), so an existing file
+// is replaced only by a complete one.
 // The model is validated first (LdaModel::Validate).
 #ifndef PPLDA_LDA_MODEL_FILE_H_
 #define PPLDA_LDA_MODEL_FILE_H_

@@ -1,13 +1,21 @@
 #include "lda/prepared_corpus.h"
 
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "base/atomic_file.h"
 #include "base/status_macros.h"
 #include "lda/text_file.h"
 #include "lda/warning_list.h"
@@ -113,22 +121,41 @@ std::string DocumentsText(const Corpus& corpus) {
   return out;
 }
 
-absl::Status PrepareEmptyDir(const std::string& dir) {
+// OK when `dir` does not exist or is an empty folder; creates its parents.
+absl::Status CheckEmptyOrAbsentDir(const fs::path& dir) {
   std::error_code ec;
   if (fs::exists(dir, ec)) {
     if (!fs::is_directory(dir, ec)) {
-      return absl::FailedPreconditionError(absl::StrCat(dir, " exists and is not a folder"));
+      return absl::FailedPreconditionError(
+          absl::StrCat(dir.string(), " exists and is not a folder"));
     }
     if (!fs::is_empty(dir, ec)) {
       return absl::FailedPreconditionError(absl::StrCat(
-          dir, " already holds files; choose a new folder (nothing was written)"));
+          dir.string(), " already holds files; choose a new folder (nothing was written)"));
     }
     return absl::OkStatus();
   }
-  fs::create_directories(dir, ec);
-  if (ec) return absl::InternalError(absl::StrCat(dir, ": cannot create: ", ec.message()));
+  const fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
+  fs::create_directories(parent, ec);
+  if (ec) {
+    return absl::InternalError(absl::StrCat(parent.string(), ": cannot create: ", ec.message()));
+  }
   return absl::OkStatus();
 }
+
+// A new, empty, private folder next to `dir` (".NAME.tmp-XXXXXX").
+absl::StatusOr<fs::path> MakeTemporarySibling(const fs::path& dir) {
+  const fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
+  std::string name = (parent / absl::StrCat(".", dir.filename().string(), ".tmp-XXXXXX")).string();
+  if (::mkdtemp(name.data()) == nullptr) {
+    return absl::PermissionDeniedError(absl::StrCat("cannot create a temporary folder next to ",
+                                                    dir.string(), ": ", std::strerror(errno)));
+  }
+  return fs::path(name);
+}
+
+// The files of a prepared folder, in the order a reader needs them.
+constexpr const char* kPreparedFiles[] = {kVocabularyFile, kTrainFile, kTestFile, kStatsFile};
 
 // ---- reading ----
 
@@ -326,7 +353,9 @@ absl::StatusOr<PreparedCorpus> PrepareCorpus(const RawCorpus& raw,
 
 absl::Status WritePreparedCorpus(const PreparedCorpus& prepared, const std::string& dir) {
   RETURN_IF_ERROR(CheckWritable(prepared));
-  RETURN_IF_ERROR(PrepareEmptyDir(dir));
+  fs::path target(dir);
+  if (!target.has_filename()) target = target.parent_path();  // "out/" -> "out"
+  RETURN_IF_ERROR(CheckEmptyOrAbsentDir(target));
   nlohmann::json stats = prepared.stats.is_object() ? prepared.stats : nlohmann::json::object();
   stats["format"] = kPreparedCorpusFormat;
   stats["version"] = kPreparedCorpusVersion;
@@ -337,12 +366,28 @@ absl::Status WritePreparedCorpus(const PreparedCorpus& prepared, const std::stri
   for (const std::string& term : prepared.train.vocabulary.terms()) {
     absl::StrAppend(&vocabulary, term, "\n");
   }
-  const fs::path root(dir);
-  RETURN_IF_ERROR(WriteFileAtomically((root / kVocabularyFile).string(), vocabulary));
-  RETURN_IF_ERROR(
-      WriteFileAtomically((root / kTrainFile).string(), DocumentsText(prepared.train)));
-  RETURN_IF_ERROR(WriteFileAtomically((root / kTestFile).string(), DocumentsText(prepared.test)));
-  return WriteFileAtomically((root / kStatsFile).string(), stats.dump(2) + "\n");
+  // Everything goes to a temporary sibling folder, renamed onto `dir` once
+  // complete: an interrupted prepare leaves no half-written `dir`.
+  ASSIGN_OR_RETURN(const fs::path tmp, MakeTemporarySibling(target));
+  absl::Status status = WriteFileAtomically(tmp / kVocabularyFile, vocabulary);
+  if (status.ok()) status = WriteFileAtomically(tmp / kTrainFile, DocumentsText(prepared.train));
+  if (status.ok()) status = WriteFileAtomically(tmp / kTestFile, DocumentsText(prepared.test));
+  if (status.ok()) status = WriteFileAtomically(tmp / kStatsFile, stats.dump(2) + "\n");
+  if (status.ok() && ::chmod(tmp.c_str(), 0755) != 0) {
+    status = absl::PermissionDeniedError(
+        absl::StrCat("cannot set the mode of ", tmp.string(), ": ", std::strerror(errno)));
+  }
+  // rename(2) replaces an empty folder and refuses one that is not empty.
+  if (status.ok() && ::rename(tmp.c_str(), target.c_str()) != 0) {
+    status = absl::FailedPreconditionError(absl::StrCat(
+        "cannot move the prepared files into ", target.string(), ": ", std::strerror(errno),
+        " (nothing was written)"));
+  }
+  if (!status.ok()) {
+    std::error_code ec;
+    fs::remove_all(tmp, ec);
+  }
+  return status;
 }
 
 absl::StatusOr<PreparedCorpus> ReadPreparedCorpus(const std::string& dir) {
@@ -368,8 +413,31 @@ absl::StatusOr<PreparedCorpus> ReadPreparedCorpus(const std::string& dir) {
 bool IsPreparedCorpusDir(const std::string& path) {
   std::error_code ec;
   const fs::path root(path);
-  return fs::is_directory(root, ec) && fs::is_regular_file(root / kVocabularyFile, ec) &&
-         fs::is_regular_file(root / kTrainFile, ec) && fs::is_regular_file(root / kStatsFile, ec);
+  if (!fs::is_directory(root, ec)) return false;
+  for (const char* file : kPreparedFiles) {
+    if (!fs::is_regular_file(root / file, ec)) return false;
+  }
+  return true;
+}
+
+absl::StatusOr<bool> DetectPreparedCorpusDir(const std::string& path) {
+  std::error_code ec;
+  const fs::path root(path);
+  if (!fs::is_directory(root, ec)) return false;
+  std::vector<std::string> present, missing;
+  for (const char* file : kPreparedFiles) {
+    (fs::is_regular_file(root / file, ec) ? present : missing).push_back(file);
+  }
+  if (missing.empty()) return true;
+  const bool looks_prepared =
+      fs::exists(root / kStatsFile, ec) || fs::exists(root / kVocabularyFile, ec);
+  if (!looks_prepared) return false;
+  return absl::FailedPreconditionError(absl::StrCat(
+      path, " looks like a folder written by `pplda prepare` (it holds ",
+      absl::StrJoin(present, ", "), ") but ", absl::StrJoin(missing, ", "),
+      missing.size() == 1 ? " is" : " are",
+      " missing (an interrupted prepare?): run `pplda prepare` again into a new folder, or pass "
+      "--format folder to read its .txt files as raw documents"));
 }
 
 }  // namespace pplda::lda

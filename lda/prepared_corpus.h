@@ -31,8 +31,10 @@
 //
 // WritePreparedCorpus creates the folder (and parents); it refuses
 // (FailedPrecondition) a folder that already holds anything, so nothing
-// already there is lost. Files are written through a temporary name and a
-// rename. Thread-safety: no shared state.
+// already there is lost. Every file is written into a temporary sibling
+// folder (".NAME.tmp-XXXXXX", removed on error) that is renamed onto the
+// folder once complete, so an interrupted prepare never leaves a
+// half-written folder. Thread-safety: no shared state.
 #ifndef PPLDA_LDA_PREPARED_CORPUS_H_
 #define PPLDA_LDA_PREPARED_CORPUS_H_
 
@@ -72,9 +74,16 @@ absl::StatusOr<PreparedCorpus> PrepareCorpus(const RawCorpus& raw,
 absl::Status WritePreparedCorpus(const PreparedCorpus& prepared, const std::string& dir);
 absl::StatusOr<PreparedCorpus> ReadPreparedCorpus(const std::string& dir);
 
-// True iff `path` is a folder holding vocabulary.txt, train.txt and
-// stats.json (a cheap check; ReadPreparedCorpus validates).
+// True iff `path` is a folder holding vocabulary.txt, train.txt, test.txt
+// and stats.json (a cheap check; ReadPreparedCorpus validates).
 bool IsPreparedCorpusDir(const std::string& path);
+
+// Like IsPreparedCorpusDir, but a folder that looks prepared (it holds
+// stats.json or vocabulary.txt) without all four files is an error, not a
+// folder of raw documents: FailedPrecondition naming the folder and the
+// missing files (an interrupted prepare of an older version, or a file
+// deleted since).
+absl::StatusOr<bool> DetectPreparedCorpusDir(const std::string& path);
 
 }  // namespace pplda::lda
 

@@ -72,24 +72,6 @@ absl::Status ForEachLine(std::string_view text,
   return absl::OkStatus();
 }
 
-absl::Status WriteFileAtomically(const std::string& path, std::string_view contents) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return absl::InternalError(absl::StrCat(tmp, ": cannot open for writing"));
-    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-    out.flush();
-    if (!out) return absl::InternalError(absl::StrCat(tmp, ": write failed"));
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return absl::InternalError(absl::StrCat(path, ": cannot rename the temporary file"));
-  }
-  return absl::OkStatus();
-}
-
 std::string LineExcerpt(std::string_view line) {
   constexpr size_t kMax = 60;
   std::string excerpt =

@@ -1,6 +1,6 @@
 // Whole-file text I/O for the corpus readers and the prepared-corpus folder:
-// size-limited reading with UTF-8 validation, line iteration, and writing a
-// file atomically (temporary file, then rename). Thread-safe (no state).
+// size-limited reading with UTF-8 validation and line iteration (writing:
+// base/atomic_file.h). Thread-safe (no state).
 #ifndef PPLDA_LDA_TEXT_FILE_H_
 #define PPLDA_LDA_TEXT_FILE_H_
 
@@ -30,10 +30,6 @@ absl::StatusOr<std::string> ReadUtf8File(const std::string& path, int64_t max_by
 // after a final '\n'). Stops at and returns the first error of fn.
 absl::Status ForEachLine(std::string_view text,
                          const std::function<absl::Status(int64_t, std::string_view)>& fn);
-
-// Writes `contents` to `path` through `path`.tmp and a rename, so readers
-// never see a half-written file. Internal naming the file on failure.
-absl::Status WriteFileAtomically(const std::string& path, std::string_view contents);
 
 // A short, printable excerpt of a line for error messages.
 std::string LineExcerpt(std::string_view line);

@@ -20,6 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int64_t kMaxId = std::numeric_limits<int32_t>::max();
+constexpr int64_t kMinDataLineBytes = 6;  // "1 1 1\n"
 
 absl::Status LineError(const std::string& file, int64_t line, std::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat(file, ":", line, ": ", std::string(what)));
@@ -151,8 +152,16 @@ absl::StatusOr<DocwordData> ParseDocword(const std::string& path, const ReadOpti
   RETURN_IF_ERROR(ForEachLine(text, [&](int64_t number, std::string_view line) {
     lines = number;
     if (number <= 3) {
-      return ParseHeaderLine(path, number, line, number == 3 ? 0 : 1,
-                             header_values[number - 1]);
+      RETURN_IF_ERROR(ParseHeaderLine(path, number, line, number == 3 ? 0 : 1,
+                                      header_values[number - 1]));
+      // A data line "d w c\n" takes at least 6 bytes.
+      const int64_t most_lines = static_cast<int64_t>(text.size()) / kMinDataLineBytes;
+      if (number == 3 && data.header.nonzeros > most_lines) {
+        return LineError(path, 3, absl::StrCat("header says NNZ = ", data.header.nonzeros,
+                                               " data lines, but a file of ", text.size(),
+                                               " bytes holds at most ", most_lines));
+      }
+      return absl::OkStatus();
     }
     return ParseDataLine(path, number, line, &data);
   }));
@@ -209,6 +218,9 @@ absl::Status ReadUciBagOfWords(const std::string& docword_path, const std::strin
   std::vector<int64_t> ids;
   ids.reserve(data.docs.size());
   int64_t expanded_bytes = 0;
+  int64_t tokens = 0;
+  // Both limits are checked from the declared counts, before any token is
+  // expanded.
   for (const auto& [id, entries] : data.docs) {
     ids.push_back(id);
     for (const auto& [word, count] : entries.word_counts) {
@@ -219,6 +231,15 @@ absl::Status ReadUciBagOfWords(const std::string& docword_path, const std::strin
             options.max_corpus_bytes, " bytes"));
       }
       expanded_bytes += count * per_token;
+      if (count > options.max_corpus_tokens - tokens) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            docword_path, ": the counts add up to more than ", options.max_corpus_tokens,
+            " tokens (an entry of document ", id, " has a count of ", count,
+            "); that is the limit of the UCI reader (about 100 bytes of memory per token in "
+            "training): raise it with --max-corpus-tokens if the counts are right and the "
+            "memory is there"));
+      }
+      tokens += count;
     }
   }
   std::sort(ids.begin(), ids.end());

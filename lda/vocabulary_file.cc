@@ -1,8 +1,11 @@
 #include "lda/vocabulary_file.h"
 
 #include <fstream>
+#include <string>
 #include <utility>
 #include <vector>
+
+#include "base/atomic_file.h"
 
 namespace pplda::lda {
 
@@ -22,12 +25,12 @@ absl::StatusOr<Vocabulary> ReadVocabularyFile(const std::string& path) {
 }
 
 absl::Status WriteVocabularyFile(const Vocabulary& vocabulary, const std::string& path) {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) return absl::PermissionDeniedError("cannot write vocabulary file " + path);
-  for (const std::string& t : vocabulary.terms()) out << t << '\n';
-  out.flush();
-  if (!out) return absl::DataLossError("error writing vocabulary file " + path);
-  return absl::OkStatus();
+  std::string text;
+  for (const std::string& t : vocabulary.terms()) {
+    text += t;
+    text += '\n';
+  }
+  return WriteFileAtomically(path, text);
 }
 
 }  // namespace pplda::lda

@@ -1,7 +1,8 @@
 // A vocabulary file: the consortium's public list of terms, one per line
 // (UTF-8, no duplicates, blank lines and a trailing CR ignored). Term ids
 // are line order. Errors name the file: NotFound when it cannot be read,
-// InvalidArgument for a duplicate term or an empty list.
+// InvalidArgument for a duplicate term or an empty list. Written atomically
+// (base/atomic_file.h).
 #ifndef PPLDA_LDA_VOCABULARY_FILE_H_
 #define PPLDA_LDA_VOCABULARY_FILE_H_
 

@@ -11,6 +11,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/atomic_file.h"
+#include "base/path_component.h"
 #include "base/status_macros.h"
 #include "crypto/mpc_config.h"
 #include "lda/gibbs_state.h"
@@ -95,7 +97,8 @@ PartySession::PartySession(std::string run_id, pplda::v1::RunParameters paramete
 absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
     const std::string& run_id, const pplda::v1::RunParameters& parameters,
     const PartyResources& resources, crypto::PartyTransport& transport) {
-  if (run_id.empty()) return absl::InvalidArgumentError("header.run_id: empty");
+  // The run id names this party's folder state_dir/runs/<run id>/.
+  RETURN_IF_ERROR(CheckPathComponent(run_id, "header.run_id"));
   RETURN_IF_ERROR(CheckParameters(parameters));
   if (parameters.vocabulary_sha256() != resources.vocabulary_sha256) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -371,14 +374,10 @@ absl::StatusOr<std::string> PartySession::WriteMixtures() const {
   std::filesystem::create_directories(dir, ec);
   if (ec) return absl::PermissionDeniedError("cannot create " + dir.string() + ": " + ec.message());
   const std::filesystem::path path = dir / "mixtures.csv";
-  const std::filesystem::path tmp = dir / "mixtures.csv.tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
-  if (fd < 0) return absl::PermissionDeniedError("cannot write " + tmp.string());
-  std::FILE* out = ::fdopen(fd, "w");
   const std::vector<std::vector<double>> theta = party_->DocumentTopicMixtures();
-  std::fprintf(out, "document");
-  for (uint32_t k = 0; k < parameters_.num_topics(); ++k) std::fprintf(out, ",topic_%u", k);
-  std::fprintf(out, "\n");
+  std::string text = "document";
+  for (uint32_t k = 0; k < parameters_.num_topics(); ++k) absl::StrAppend(&text, ",topic_", k);
+  text += "\n";
   for (size_t m = 0; m < theta.size(); ++m) {
     std::string name = resources_.corpus->documents[m].name;
     if (name.find_first_of(",\"\n") != std::string::npos) {
@@ -386,15 +385,12 @@ absl::StatusOr<std::string> PartySession::WriteMixtures() const {
       for (char c : name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
       name = quoted + "\"";
     }
-    std::fprintf(out, "%s", name.c_str());
-    for (double v : theta[m]) std::fprintf(out, ",%.6g", v);
-    std::fprintf(out, "\n");
+    text += name;
+    for (double v : theta[m]) absl::StrAppendFormat(&text, ",%.6g", v);
+    text += "\n";
   }
-  const bool ok = std::fflush(out) == 0 && ::fsync(fileno(out)) == 0;
-  std::fclose(out);
-  if (!ok) return absl::DataLossError("error writing " + tmp.string());
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return absl::DataLossError("cannot rename " + tmp.string() + ": " + ec.message());
+  // This party's exact per-document mixtures: readable by its owner only.
+  RETURN_IF_ERROR(WriteFileAtomically(path, text, FileMode::kPrivate));
   return path.string();
 }
 

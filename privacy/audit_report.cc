@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/atomic_file.h"
 #include "base/status_macros.h"
 #include "privacy/roc_plot.h"
 
@@ -63,22 +64,6 @@ nlohmann::json VariantJson(const VariantEvaluation& v, double min_fpr) {
           {"non_members", v.roc.negatives},
           {"smallest_resolved_fpr", 1.0 / static_cast<double>(v.roc.negatives)},
           {"roc_fpr_tpr", roc}};
-}
-
-absl::Status WriteFileAtomically(const fs::path& path, const std::string& content) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return absl::PermissionDeniedError("cannot write " + tmp.string());
-    out << content;
-    out.close();
-    if (!out) return absl::DataLossError("error while writing " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) return absl::DataLossError("cannot rename " + tmp.string() + " to " + path.string() +
-                                     ": " + ec.message());
-  return absl::OkStatus();
 }
 
 std::string FiguresTable(const AuditResult& r, const AuditReportOptions& o) {
@@ -331,7 +316,8 @@ absl::Status WriteAuditOutputs(const AuditResult& r, const lda::Corpus& corpus,
   RETURN_IF_ERROR(WriteFileAtomically(base / "audit.json", AuditJson(r, o).dump(2) + "\n"));
   RETURN_IF_ERROR(WriteFileAtomically(base / "roc.csv", RocCsv(r, o)));
   RETURN_IF_ERROR(WriteFileAtomically(base / "roc.svg", RocSvg(r, o)));
-  RETURN_IF_ERROR(WriteFileAtomically(base / "documents.csv", DocumentsCsv(r, corpus)));
+  RETURN_IF_ERROR(WriteFileAtomically(base / "documents.csv", DocumentsCsv(r, corpus),
+                                      FileMode::kPrivate));
   RETURN_IF_ERROR(WriteFileAtomically(base / "report.md", ReportMarkdown(r, corpus, o)));
   return absl::OkStatus();
 }

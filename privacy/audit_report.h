@@ -9,6 +9,7 @@
 //   roc.svg        the same curves on log-log axes (privacy/roc_plot.h);
 //   documents.csv  per document: name, tokens, in and out fits of zeta over
 //                  all models, separation (privacy/lira_evaluation.h);
+//                  mode 0600 (exact per-document figures);
 //   report.md      a short human-readable report: what was done, the
 //                  figures, the plot, the most exposed documents, timing.
 // JSON format: {"format": "pplda-lira-audit", "version": 1, ...}.
@@ -16,7 +17,7 @@
 // Nothing already there is lost: CheckAuditOutputDir refuses (FailedPrecondition,
 // naming the file) a folder that already holds any of these files, and is
 // meant to be called before the audit runs; WriteAuditOutputs creates the
-// folder, writes each file through a temporary name and a rename, and
+// folder, writes each file atomically (base/atomic_file.h), and
 // returns the first I/O error naming the path.
 // Thread-safety: no shared state.
 #ifndef PPLDA_PRIVACY_AUDIT_REPORT_H_

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "base/atomic_file.h"
 #include "base/status_macros.h"
 #include "coordinator/consortium_policy.h"
 #include "coordinator/lda_coordinator.h"
@@ -58,21 +59,6 @@ absl::Status CheckParameters(const pplda::v1::RunParameters& p) {
   if (const std::optional<privacy::DpCountOptions> dp = party::DpOptionsFromParameters(p)) {
     RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp, static_cast<int>(p.iterations())));
   }
-  return absl::OkStatus();
-}
-
-absl::Status WriteFileAtomically(const std::filesystem::path& path, const std::string& text) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-    if (!out) return absl::PermissionDeniedError("cannot write " + tmp.string());
-    out << text;
-    out.flush();
-    if (!out) return absl::DataLossError("error writing " + tmp.string());
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return absl::DataLossError("cannot rename " + tmp.string() + ": " + ec.message());
   return absl::OkStatus();
 }
 

@@ -141,6 +141,50 @@ TEST(PreparedFolderTest, RefusesAFolderThatHoldsFiles) {
   EXPECT_TRUE(WritePreparedCorpus(*prepared, dir.Path("empty")).ok());
 }
 
+TEST(PreparedFolderTest, WritesThroughATemporaryFolderItRenames) {
+  ScratchDir dir;
+  auto prepared = PrepareCorpus(SevenDocuments(), Loose(), SplitOptions{3}, nullptr);
+  ASSERT_TRUE(prepared.ok());
+  ASSERT_TRUE(WritePreparedCorpus(*prepared, dir.Path("parent/out/")).ok());
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir.Path("parent"))) {
+    names.push_back(e.path().filename().string());
+  }
+  EXPECT_THAT(names, ::testing::ElementsAre("out"));  // no ".out.tmp-*" left
+  EXPECT_TRUE(IsPreparedCorpusDir(dir.Path("parent/out")));
+  const auto mode = std::filesystem::status(dir.Path("parent/out")).permissions();
+  EXPECT_TRUE((mode & std::filesystem::perms::others_read) != std::filesystem::perms::none);
+}
+
+TEST(PreparedFolderTest, DetectsCompleteIncompleteAndRawFolders) {
+  ScratchDir dir;
+  auto prepared = PrepareCorpus(SevenDocuments(), Loose(), SplitOptions{3}, nullptr);
+  ASSERT_TRUE(prepared.ok());
+  ASSERT_TRUE(WritePreparedCorpus(*prepared, dir.Path("p")).ok());
+  auto complete = DetectPreparedCorpusDir(dir.Path("p"));
+  ASSERT_TRUE(complete.ok()) << complete.status();
+  EXPECT_TRUE(*complete);
+
+  std::filesystem::remove(dir.Path("p/train.txt"));
+  EXPECT_FALSE(IsPreparedCorpusDir(dir.Path("p")));
+  EXPECT_TRUE(StatusIs(DetectPreparedCorpusDir(dir.Path("p")),
+                       absl::StatusCode::kFailedPrecondition,
+                       {dir.Path("p"), "train.txt is missing", "--format folder"}));
+  // What an interrupted prepare of an older version left: the vocabulary only.
+  dir.Write("half/vocabulary.txt", "apple\n");
+  EXPECT_TRUE(StatusIs(DetectPreparedCorpusDir(dir.Path("half")),
+                       absl::StatusCode::kFailedPrecondition,
+                       {"holds vocabulary.txt", "train.txt, test.txt, stats.json are missing"}));
+  // Raw documents, a file and a missing path are simply not prepared.
+  dir.Write("raw/a.txt", "words");
+  dir.Write("raw/train.txt", "a document named train");
+  for (const std::string& path : {dir.Path("raw"), dir.Path("raw/a.txt"), dir.Path("none")}) {
+    auto detected = DetectPreparedCorpusDir(path);
+    ASSERT_TRUE(detected.ok()) << path << ": " << detected.status();
+    EXPECT_FALSE(*detected) << path;
+  }
+}
+
 TEST(PreparedFolderTest, RefusesCorporaItCannotWrite) {
   ScratchDir dir;
   PreparedCorpus p;

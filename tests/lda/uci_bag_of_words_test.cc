@@ -128,5 +128,37 @@ TEST(UciReaderTest, ExpansionBeyondCorpusLimitIsRejected) {
                        {"docword.t.txt", "corpus limit"}));
 }
 
+// A 30-byte file declaring a billion tokens is refused from its counts,
+// before anything is expanded (it used to abort with std::bad_alloc).
+TEST(UciReaderTest, HugeCountsAreRefusedBeforeExpansion) {
+  ScratchDir dir;
+  const std::string path = dir.Write("docword.t.txt", "1\n3\n2\n1 2 1000000000\n1 1 1\n");
+  dir.Write("vocab.t.txt", kVocab);
+  EXPECT_TRUE(StatusIs(ReadDocuments(path, ReadOptions{}), absl::StatusCode::kInvalidArgument,
+                       {"docword.t.txt", "more than 50000000 tokens", "1000000000",
+                        "--max-corpus-tokens"}));
+  // Exactly at the limit is accepted; one token less is not.
+  ReadOptions options;
+  options.max_corpus_tokens = 5;
+  const std::string small = dir.Write("docword.s.txt", "2\n3\n2\n1 2 3\n2 1 2\n");
+  dir.Write("vocab.s.txt", kVocab);
+  auto at_limit = ReadDocuments(small, options);
+  ASSERT_TRUE(at_limit.ok()) << at_limit.status();
+  EXPECT_EQ(at_limit->documents[0].words.size() + at_limit->documents[1].words.size(), 5u);
+  options.max_corpus_tokens = 4;
+  EXPECT_TRUE(StatusIs(ReadDocuments(small, options), absl::StatusCode::kInvalidArgument,
+                       {"docword.s.txt", "more than 4 tokens"}));
+  options.max_corpus_tokens = 0;
+  EXPECT_FALSE(ReadDocuments(small, options).ok());
+}
+
+TEST(UciReaderTest, DeclaredEntriesBeyondTheFileSizeAreRefused) {
+  ScratchDir dir;
+  EXPECT_TRUE(StatusIs(ReadPair(dir, "1\n3\n1000000000000\n1 1 1\n"),
+                       absl::StatusCode::kInvalidArgument,
+                       {"docword.t.txt:3", "NNZ = 1000000000000",
+                        "a file of 24 bytes holds at most 4"}));
+}
+
 }  // namespace
 }  // namespace pplda::lda
