@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/path_component.h"
 #include "base/status_macros.h"
 #include "net/grpc_status.h"
 #include "net/protocol_version.h"
@@ -97,6 +98,9 @@ absl::StatusOr<PartySession*> PartyControlService::SessionFor(const std::string&
 absl::Status PartyControlService::DoJoin(const pplda::v1::JoinRequest& request,
                                          pplda::v1::JoinReply* reply) {
   const std::string& run_id = request.header().run_id();
+  // The run id names this party's folder state_dir/runs/<run id>/: refused
+  // before the current session is touched (PartySession::Create checks it too).
+  RETURN_IF_ERROR(CheckPathComponent(run_id, "header.run_id"));
   if (session_ != nullptr && session_->run_id() == run_id) {
     return absl::AlreadyExistsError(absl::StrCat("run '", run_id, "' was already joined"));
   }

@@ -370,9 +370,11 @@ TEST_F(PpldaCliTest, SimulateWithDpRecordsTheBudgetAndNoExactStatistic) {
                               Path("x.json"));
   EXPECT_EQ(one_release.exit_code, 1);
   EXPECT_THAT(one_release.output, HasSubstr("--dp-noisy-iterations"));
+  // A flag out of its range is a usage error (cli/number_flags.h), refused
+  // before anything is read.
   auto bad_epsilon = RunPplda(base + "--dp-epsilon -1 --out " + Path("x.json"));
-  EXPECT_EQ(bad_epsilon.exit_code, 1);
-  EXPECT_THAT(bad_epsilon.output, HasSubstr("--dp-epsilon"));
+  EXPECT_NE(bad_epsilon.exit_code, 0);
+  EXPECT_THAT(bad_epsilon.output, HasSubstr("--dp-epsilon: -1 is out of range"));
 }
 
 // The final-count noise gives no DP guarantee: no (epsilon, delta) is

@@ -157,6 +157,13 @@ TEST_F(RefusalTest, PartyControlRefusesEachBadRequestWithItsOwnCodeAndKeepsServi
     const grpc::Status s = c.party(2).Join(c.Context().get(), join, &reply);
     EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << Code(s);
   }
+  // A run id that would leave the party's runs folder (state_dir/runs/<id>/).
+  for (const std::string bad : {"../escape", "..", "runs/x"}) {
+    pplda::v1::JoinReply reply;
+    const grpc::Status s = c.party(0).Join(c.Context().get(), c.Join(bad, kIterations), &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << bad << ": " << Code(s);
+    EXPECT_THAT(s.error_message(), HasSubstr("header.run_id")) << bad;
+  }
   // A message beyond the daemon's limit (net/message_limits.h: the largest
   // payload plus the header allowance), sent by a client without a limit.
   const size_t oversized =
