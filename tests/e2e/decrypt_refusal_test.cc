@@ -199,12 +199,7 @@ TEST_F(DecryptRefusalTest, NoPartyDecryptsAnythingButTheFoldItAgreedWithItsPeers
   }
 
   // The daemons still serve: a real run through the coordinator publishes.
-  CommandResult start =
-      RunPplda({"run", "start", "--config", consortium_.coordinator_config().string(), "--topics",
-                "3", "--iterations", "1", "--watch"},
-               std::chrono::seconds(300));
-  EXPECT_EQ(start.exit_code, 0) << start.Describe();
-  EXPECT_THAT(start.output, HasSubstr(": published"));
+  ExpectARealRunPublishes(consortium_);
 }
 
 }  // namespace

@@ -597,6 +597,16 @@ inline absl::StatusOr<std::string> StartRun(const LocalConsortium& c, int topics
   return id;
 }
 
+// A real 1-iteration run through the coordinator, started and watched with
+// the run CLI: the consortium still serves (after refusals, failures).
+inline void ExpectARealRunPublishes(const LocalConsortium& c) {
+  CommandResult start = RunPplda({"run", "start", "--config", c.coordinator_config().string(),
+                                  "--topics", "3", "--iterations", "1", "--watch"},
+                                 std::chrono::seconds(300));
+  EXPECT_EQ(start.exit_code, 0) << start.Describe();
+  EXPECT_NE(start.output.find(": published"), std::string::npos) << start.Describe();
+}
+
 // Mode bits of a file (e.g. 0600).
 inline unsigned FileMode(const std::filesystem::path& path) {
   struct stat st {};
