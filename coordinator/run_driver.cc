@@ -53,6 +53,9 @@ absl::StatusOr<DrivenRun> DriveRun(LdaCoordinator& coordinator, PartyGroup& part
   ASSIGN_OR_RETURN(std::vector<party::CountUpdate> updates, parties.InitialCounts());
   RETURN_IF_ERROR(coordinator.Fold(updates, 0));
   stats.init_seconds = SecondsSince(start);
+  if (options.on_boundary) {
+    RETURN_IF_ERROR(options.on_boundary(IterationBoundary{0, &updates, &coordinator.digest()}));
+  }
   if (options.on_step) options.on_step(IterationReport{0, stats.init_seconds, {}, 0});
 
   for (int it = 1; it <= options.iterations; ++it) {
@@ -68,6 +71,9 @@ absl::StatusOr<DrivenRun> DriveRun(LdaCoordinator& coordinator, PartyGroup& part
     report.aggregation = SecondsSince(fold_start);
     report.seconds = SecondsSince(start);
     report.phases = out.phases;
+    if (options.on_boundary) {
+      RETURN_IF_ERROR(options.on_boundary(IterationBoundary{it, &updates, &coordinator.digest()}));
+    }
     stats.iteration_seconds += report.seconds;
     stats.aggregation_seconds += report.aggregation;
     stats.phases += out.phases;
@@ -84,6 +90,7 @@ absl::StatusOr<DrivenRun> DriveRun(LdaCoordinator& coordinator, PartyGroup& part
     stats.coordinator_bytes += 3 * s.partials.values.size() * ct_bytes;  // value + proof
   }
   ASSIGN_OR_RETURN(run.model, coordinator.Publish(shares, vocabulary));
+  run.decrypted_digest = coordinator.digest();
   stats.publication_seconds = SecondsSince(start);
   if (options.on_step) options.on_step(IterationReport{-1, stats.publication_seconds, {}, 0});
   return run;

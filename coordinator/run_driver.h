@@ -32,9 +32,22 @@ struct IterationReport {
   double aggregation = 0;         // coordinator's folding time
 };
 
+// The run at an iteration boundary, as the coordinator holds it: after the
+// initial counts (iteration 0) and after each iteration, every party's
+// updates of that step (folded by the coordinator, to be relayed next) and
+// the coordinator's hash chain over every update folded so far.
+struct IterationBoundary {
+  int iteration = 0;
+  const std::vector<party::CountUpdate>* updates = nullptr;
+  const party::CountsDigest* digest = nullptr;
+};
+
 struct RunDriverOptions {
   int iterations = 10;
   std::function<void(const IterationReport&)> on_step;  // may be empty
+  // May be empty; called at every iteration boundary, before on_step. An
+  // error ends the run with it (the daemon persists its run state here).
+  std::function<absl::Status(const IterationBoundary&)> on_boundary;
   const std::atomic<bool>* cancelled = nullptr;         // may be null
 };
 
@@ -51,6 +64,9 @@ struct RunStats {
 struct DrivenRun {
   lda::LdaModel model;  // published counts; alpha, beta the effective ones
   RunStats stats;
+  // The agreed fold the parties decrypted (the hash chain over every update;
+  // each party logs the one it confirmed).
+  party::CountsDigest decrypted_digest{};
 };
 
 absl::StatusOr<DrivenRun> DriveRun(LdaCoordinator& coordinator, PartyGroup& parties,

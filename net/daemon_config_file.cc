@@ -9,6 +9,26 @@
 #include "toml++/toml.h"
 
 namespace pplda::net {
+
+const ConfigSchema& PartyConfigSchema() {
+  static const ConfigSchema* schema = new ConfigSchema{
+      {"party",
+       {"name", "consortium", "documents", "vocabulary", "key_share", "state_dir", "listen",
+        "box_key", "metrics_listen", "threads", "initial_topics_seed", "receive_timeout_seconds",
+        "insecure_deterministic_rng_seed", "insecure_capture_sent_payloads"}},
+      {"input", {"format", "split", "window_words", "max_tokens"}},
+      {"tls", {"ca", "cert", "key"}}};
+  return *schema;
+}
+
+const ConfigSchema& CoordinatorConfigSchema() {
+  static const ConfigSchema* schema = new ConfigSchema{
+      {"coordinator",
+       {"name", "consortium", "vocabulary", "public_key", "state_dir", "listen", "metrics_listen",
+        "threads", "party_call_timeout_seconds", "relay_capture"}},
+      {"tls", {"ca", "cert", "key"}}};
+  return *schema;
+}
 namespace {
 
 std::string Dotted(std::string_view table, std::string_view key) {

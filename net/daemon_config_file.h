@@ -20,6 +20,13 @@
 
 namespace pplda::net {
 
+using ConfigSchema = std::map<std::string, std::vector<std::string>>;
+
+// The tables and keys of party.toml and coordinator.toml: one list each,
+// used by the daemons and by the run CLI (which reads either file).
+const ConfigSchema& PartyConfigSchema();
+const ConfigSchema& CoordinatorConfigSchema();
+
 class DaemonConfigFile {
  public:
   // `schema`: table name -> allowed keys; every other table or key is refused.

@@ -31,6 +31,11 @@ absl::StatusOr<std::shared_ptr<FrameInbox>> FrameInbox::Create(Options options) 
   if (options.max_payload_bytes == 0) {
     return absl::InvalidArgumentError("frame inbox: max_payload_bytes must be positive");
   }
+  if (options.max_queued_bytes < options.max_payload_bytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("frame inbox: max_queued_bytes (", options.max_queued_bytes,
+                     ") is below max_payload_bytes (", options.max_payload_bytes, ")"));
+  }
   if (options.initial_iteration < 0) {
     return absl::InvalidArgumentError("frame inbox: negative initial iteration");
   }
@@ -99,7 +104,15 @@ absl::Status FrameInbox::Accept(std::string_view sender_name, int iteration, uin
         " is implausibly far ahead of this party (at ", PositionText(progress_),
         "; at most one iteration and ", options_.max_rounds_ahead, " rounds ahead)"));
   }
+  if (link.queued_bytes + payload.size() > options_.max_queued_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "frame of ", PositionText(position), " from ", sender, " in run ", run_id(), ": ",
+        link.queued_bytes, " bytes from ", sender, " are already waiting at this party (at ",
+        PositionText(progress_), "), and ", payload.size(), " more would exceed the limit of ",
+        options_.max_queued_bytes));
+  }
   link.last_accepted = position;
+  link.queued_bytes += payload.size();
   traffic_.messages[from] += 1;
   traffic_.bytes[from] += payload.size();
   traffic_.rounds.insert(round);
@@ -120,6 +133,7 @@ absl::StatusOr<std::vector<uint8_t>> FrameInbox::Take(int from, int iteration, u
   if (!link.queue.empty()) {
     Frame frame = std::move(link.queue.front());
     link.queue.pop_front();
+    link.queued_bytes -= frame.payload.size();
     if (frame.position != want) {
       return absl::FailedPreconditionError(absl::StrCat(
           "party ", party_id(), " expected the message of ", PositionText(want), " from party ",

@@ -8,7 +8,10 @@
 // exactly as it was:
 //   PermissionDenied    sender is not a compute party of the run, or is
 //                       this party itself
-//   ResourceExhausted   payload larger than max_payload_bytes
+//   ResourceExhausted   payload larger than max_payload_bytes, or the
+//                       sender's queue would exceed max_queued_bytes (a
+//                       peer that runs that far ahead, or floods, is
+//                       refused instead of filling this party's memory)
 //   FailedPrecondition  position not after the last one accepted from this
 //                       sender (a replayed, repeated or reordered frame)
 //   OutOfRange          iteration more than one ahead of this party's, or
@@ -57,13 +60,17 @@ class FrameInbox {
     std::vector<std::string> party_names;
     int party_id = 0;
     size_t max_payload_bytes = 0;
+    // Payload bytes queued from one sender and not yet taken; at least
+    // max_payload_bytes. Honest parties in lockstep queue a round or two.
+    size_t max_queued_bytes = size_t{1} << 30;
     std::chrono::milliseconds receive_timeout{300000};
     uint64_t max_rounds_ahead = uint64_t{1} << 20;
     int initial_iteration = 0;
   };
 
   // InvalidArgument for inconsistent options (party_id out of range,
-  // duplicate names, empty run id, zero payload limit).
+  // duplicate names, empty run id, zero payload limit, a queue limit below
+  // the payload limit).
   static absl::StatusOr<std::shared_ptr<FrameInbox>> Create(Options options);
 
   const std::string& run_id() const { return options_.run_id; }
@@ -112,6 +119,7 @@ class FrameInbox {
   };
   struct Link {
     std::deque<Frame> queue;
+    size_t queued_bytes = 0;
     FramePosition last_accepted{-1, 0};
     int open_streams = 0;
     bool ever_opened = false;

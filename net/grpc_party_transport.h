@@ -75,6 +75,7 @@
 #include "net/message_limits.h"
 #include "net/party_link_service.h"
 #include "net/run_transport.h"
+#include "net/sent_traffic.h"
 #include "net/tls_identity.h"
 
 namespace pplda::net {
@@ -154,10 +155,7 @@ class GrpcPartyTransport final : public RunTransport {
   int iteration_;
   std::atomic<bool> closed_{false};
 
-  mutable std::mutex stats_mu_;
-  std::vector<uint64_t> messages_sent_;  // by receiver
-  std::vector<uint64_t> bytes_sent_;     // by receiver
-  std::map<uint64_t, crypto::RoundTraffic> sent_per_round_;
+  SentTraffic sent_;
 };
 
 // Network-wide figures from every party's Stats(), indexed by party id:

@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -20,6 +21,9 @@ absl::StatusOr<std::unique_ptr<RelayPartyTransport>> RelayPartyTransport::Create
   inbox_options.max_payload_bytes = options.max_payload_bytes;
   inbox_options.receive_timeout = options.receive_timeout;
   inbox_options.max_rounds_ahead = options.max_rounds_ahead;
+  // Lockstep parties queue a round or two; room for two of the largest.
+  inbox_options.max_queued_bytes =
+      std::max(inbox_options.max_queued_bytes, 2 * options.max_payload_bytes);
   inbox_options.initial_iteration = options.initial_iteration;
   ASSIGN_OR_RETURN(std::shared_ptr<FrameInbox> inbox, FrameInbox::Create(inbox_options));
   ASSIGN_OR_RETURN(std::unique_ptr<FrameSealer> sealer,
@@ -38,8 +42,7 @@ RelayPartyTransport::RelayPartyTransport(Options options, std::unique_ptr<FrameS
       inbox_(std::move(inbox)),
       endpoint_(endpoint),
       iteration_(options_.initial_iteration),
-      messages_sent_(options_.parties.size(), 0),
-      bytes_sent_(options_.parties.size(), 0) {}
+      sent_(static_cast<int>(options_.parties.size())) {}
 
 RelayPartyTransport::~RelayPartyTransport() {
   inbox_->Shutdown(absl::CancelledError("transport destroyed"));
@@ -52,13 +55,7 @@ void RelayPartyTransport::set_iteration(int iteration) {
 }
 
 void RelayPartyTransport::NoteSent(int to, uint64_t round, uint64_t bytes) {
-  std::lock_guard<std::mutex> lock(stats_mu_);
-  messages_sent_[to] += 1;
-  bytes_sent_[to] += bytes;
-  crypto::RoundTraffic& r = sent_per_round_[round];
-  r.round = round;
-  r.messages += 1;
-  r.bytes += bytes;
+  sent_.Note(to, round, bytes);
 }
 
 absl::Status RelayPartyTransport::Send(int to, uint64_t round, std::vector<uint8_t> payload) {
@@ -145,42 +142,12 @@ absl::Status RelayPartyTransport::Close(std::chrono::milliseconds timeout) {
 void RelayPartyTransport::Shutdown(const absl::Status& cause) { inbox_->Shutdown(cause); }
 
 crypto::NetworkStats RelayPartyTransport::Stats() const {
-  const FrameInbox::ReceivedTraffic received = inbox_->Traffic();
-  std::lock_guard<std::mutex> lock(stats_mu_);
-  const int n = num_parties();
-  const int me = party_id();
-  crypto::NetworkStats stats;
-  stats.parties.resize(n);
-  crypto::PartyTraffic& own = stats.parties[me];
-  for (int j = 0; j < n; ++j) {
-    if (j == me) continue;
-    crypto::PartyTraffic& peer = stats.parties[j];
-    peer.messages_sent = received.messages[j];
-    peer.bytes_sent = received.bytes[j];
-    peer.rounds_sending = received.messages[j];  // one message per round and pair
-    peer.messages_received = messages_sent_[j];
-    peer.bytes_received = bytes_sent_[j];
-    own.messages_sent += messages_sent_[j];
-    own.bytes_sent += bytes_sent_[j];
-    own.messages_received += received.messages[j];
-    own.bytes_received += received.bytes[j];
-  }
-  own.rounds_sending = sent_per_round_.size();
-  std::set<uint64_t> rounds = received.rounds;
-  for (const auto& [round, traffic] : sent_per_round_) {
-    stats.per_round.push_back(traffic);
-    rounds.insert(round);
-  }
-  stats.rounds = rounds.size();
-  return stats;
+  return sent_.Combine(inbox_->Traffic(), party_id());
 }
 
 void RelayPartyTransport::ResetStats() {
   inbox_->ResetTraffic();
-  std::lock_guard<std::mutex> lock(stats_mu_);
-  messages_sent_.assign(messages_sent_.size(), 0);
-  bytes_sent_.assign(bytes_sent_.size(), 0);
-  sent_per_round_.clear();
+  sent_.Reset();
 }
 
 }  // namespace pplda::net

@@ -46,6 +46,7 @@
 #include "net/message_limits.h"
 #include "net/run_transport.h"
 #include "net/sealed_frame.h"
+#include "net/sent_traffic.h"
 #include "proto/relay_service.pb.h"
 
 namespace pplda::net {
@@ -121,10 +122,7 @@ class RelayPartyTransport final : public RunTransport {
   std::atomic<bool> closed_{false};
   std::atomic<bool> attached_{true};
 
-  mutable std::mutex stats_mu_;
-  std::vector<uint64_t> messages_sent_;  // by receiver
-  std::vector<uint64_t> bytes_sent_;     // by receiver
-  std::map<uint64_t, crypto::RoundTraffic> sent_per_round_;
+  SentTraffic sent_;
 };
 
 }  // namespace pplda::net

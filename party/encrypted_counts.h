@@ -81,6 +81,9 @@ class EncryptedCounts {
   const std::vector<crypto::Ciphertext>& draw_totals() const {
     return plan_.dp() ? noisy_totals_ : totals_;
   }
+  // DP: the latest release (empty before the first, and without DP).
+  const std::vector<crypto::Ciphertext>& noisy_matrix() const { return noisy_matrix_; }
+  const std::vector<crypto::Ciphertext>& noisy_totals() const { return noisy_totals_; }
   // DP: the 1-based iteration whose start made the latest release (0: none).
   int release_iteration() const { return release_iteration_; }
   // Matrix then totals, the order decryption shares follow (the latest

@@ -136,6 +136,8 @@ class LdaParty {
   absl::StatusOr<DecryptionShare> DecryptModel(const CountsDigest& requested) const;
   // The digest of the accepted fold (EncryptedCounts::digest()).
   const CountsDigest& counts_digest() const { return counts_.digest(); }
+  // This party's own fold of the relayed updates.
+  const EncryptedCounts& counts() const { return counts_; }
   int iterations_done() const { return iterations_done_; }
 
   // Topics of this party's tokens, per document.

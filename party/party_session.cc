@@ -229,33 +229,24 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
   ASSIGN_OR_RETURN(CountUpdate initial, party_->InitialCounts());
   pplda::v1::PrepareReply reply;
   *reply.mutable_initial_counts() = CountUpdateToProto(key, initial);
+  RETURN_IF_ERROR(SaveRunState(0, reply.initial_counts()));
   return reply;
 }
 
 absl::Status PartySession::ConfirmPlan(const std::vector<int64_t>& tokens_per_party) {
-  crypto_generichash_state state;
-  uint8_t digest[32];
-  crypto_generichash_init(&state, nullptr, 0, sizeof(digest));
-  const std::string params = parameters_.SerializeAsString();
-  for (const std::string* s : {static_cast<const std::string*>(&run_id_), &params}) {
-    const uint64_t size = s->size();
-    crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(&size), sizeof(size));
-    crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(s->data()), s->size());
-  }
-  for (int64_t t : tokens_per_party) {
-    crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(&t), sizeof(t));
-  }
-  crypto_generichash_final(&state, digest, sizeof(digest));
+  tokens_per_party_ = tokens_per_party;
+  plan_digest_ = ComputePlanDigest(run_id_, parameters_, tokens_per_party);
+  const PlanDigest& digest = plan_digest_;
   const int n = resources_.num_parties;
   std::vector<std::vector<uint8_t>> payloads(n);
   for (int j = 0; j < n; ++j) {
-    if (j != resources_.party_index) payloads[j].assign(digest, digest + sizeof(digest));
+    if (j != resources_.party_index) payloads[j].assign(digest.begin(), digest.end());
   }
   ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> received,
                    engine_->ExchangeWithAll(std::move(payloads)));
   for (int j = 0; j < n; ++j) {
     if (j == resources_.party_index) continue;
-    if (received[j] != std::vector<uint8_t>(digest, digest + sizeof(digest))) {
+    if (received[j] != std::vector<uint8_t>(digest.begin(), digest.end())) {
       return absl::FailedPreconditionError(absl::StrCat(
           "run ", run_id_, ": compute party ", j,
           " was given a different plan (parameters, vocabulary or token totals): the "
@@ -300,7 +291,42 @@ absl::StatusOr<pplda::v1::IterateReply> PartySession::DoIterate(
   *reply.mutable_update() = CountUpdateToProto(key, update);
   *reply.mutable_phases() = PhasesToProto(phases);
   reply.set_mpc_rounds(engine_->rounds() - rounds_before);
+  RETURN_IF_ERROR(SaveRunState(party_->iterations_done(), reply.update()));
   return reply;
+}
+
+absl::Status PartySession::SaveRunState(int iteration,
+                                        const pplda::v1::CountUpdateMessage& sent) const {
+  const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
+  pplda::v1::PartyRunState state;
+  pplda::v1::RunStateHeader& header = *state.mutable_header();
+  header.set_run_id(run_id_);
+  header.set_participant(resources_.participant);
+  header.set_iteration(iteration);
+  header.set_plan_digest(std::string(plan_digest_.begin(), plan_digest_.end()));
+  state.set_party_index(static_cast<uint32_t>(resources_.party_index));
+  *state.mutable_parameters() = parameters_;
+  for (int64_t t : tokens_per_party_) state.add_tokens_per_party(static_cast<uint64_t>(t));
+  for (const std::vector<int>& document : party_->Assignments()) {
+    for (int k : document) state.add_topics(static_cast<uint32_t>(k));
+  }
+  *state.mutable_sent() = sent;
+  const EncryptedCounts& counts = party_->counts();
+  state.set_folded(counts.folded());
+  state.set_counts_digest(std::string(counts.digest().begin(), counts.digest().end()));
+  *state.mutable_matrix() = crypto::CiphertextBatchToProto(key, counts.matrix());
+  *state.mutable_totals() = crypto::CiphertextBatchToProto(key, counts.totals());
+  *state.mutable_noisy_matrix() = crypto::CiphertextBatchToProto(key, counts.noisy_matrix());
+  *state.mutable_noisy_totals() = crypto::CiphertextBatchToProto(key, counts.noisy_totals());
+  state.set_release_iteration(counts.release_iteration());
+  const std::filesystem::path path = RunStatePath(resources_.state_dir, run_id_);
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot create ", path.parent_path().string(), ": ", ec.message()));
+  }
+  return WriteRunState(path, state);
 }
 
 absl::StatusOr<pplda::v1::PublishReply> PartySession::Publish(

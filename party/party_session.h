@@ -44,6 +44,7 @@
 #include "lda/corpus.h"
 #include "party/lda_party.h"
 #include "party/party_randomness.h"
+#include "party/run_state_file.h"
 #include "proto/party_control_service.pb.h"
 
 namespace pplda::party {
@@ -55,6 +56,7 @@ struct PartyResources {
   const crypto::PaillierKeyShare* key_share = nullptr;  // outlives the session
   const lda::Corpus* corpus = nullptr;  // over the consortium vocabulary; may be empty (helper)
   std::string vocabulary_sha256;
+  std::string participant;  // this party's name in the consortium (run state files)
   std::optional<uint64_t> initial_topics_seed;  // none: from rng_factory
   std::filesystem::path state_dir;
   ThreadPool* pool = nullptr;
@@ -77,6 +79,11 @@ class PartySession {
   int64_t documents() const;
   bool failed() const { return failed_; }
   int iterations_done() const { return party_ == nullptr ? 0 : party_->iterations_done(); }
+  // Hex of this party's fold digest (agreed with its peers once confirmed);
+  // empty before Prepare.
+  std::string counts_digest_hex() const {
+    return party_ == nullptr ? std::string() : DigestHex(party_->counts_digest());
+  }
 
   absl::StatusOr<pplda::v1::PrepareReply> Prepare(const pplda::v1::PrepareRequest& request);
   absl::StatusOr<pplda::v1::IterateReply> Iterate(const pplda::v1::IterateRequest& request);
@@ -97,6 +104,9 @@ class PartySession {
   absl::StatusOr<pplda::v1::PublishReply> DoPublish(const pplda::v1::PublishRequest& request);
   absl::Status ConfirmPlan(const std::vector<int64_t>& tokens_per_party);
   absl::StatusOr<std::string> WriteMixtures() const;
+  // Replaces STATE/runs/<run id>/run-state.pb with the state after
+  // `iteration` iterations, `sent` being this party's update of it.
+  absl::Status SaveRunState(int iteration, const pplda::v1::CountUpdateMessage& sent) const;
 
   std::string run_id_;
   pplda::v1::RunParameters parameters_;
@@ -109,6 +119,8 @@ class PartySession {
   std::unique_ptr<crypto::MpcEngine> engine_;
   std::unique_ptr<crypto::PaillierEncryptor> encryptor_;
   std::unique_ptr<LdaParty> party_;
+  std::vector<int64_t> tokens_per_party_;  // from Prepare
+  PlanDigest plan_digest_{};               // from Prepare
   // DP runs: the party's documents capped by the run's caps (resources_.corpus
   // then points here: the token count reported at Join is the capped one).
   std::unique_ptr<lda::Corpus> capped_corpus_;

@@ -18,7 +18,9 @@ namespace {
 class GrpcCoordinatorClient final : public CoordinatorClient {
  public:
   GrpcCoordinatorClient(std::string name, net::TlsIdentity identity, net::Participant coordinator)
-      : name_(std::move(name)), identity_(std::move(identity)), coordinator_(std::move(coordinator)) {
+      : name_(std::move(name)),
+        identity_(std::move(identity)),
+        coordinator_(std::move(coordinator)) {
     stub_ = pplda::v1::Coordinator::NewStub(
         net::CreatePeerChannel(identity_, coordinator_.address, coordinator_.name, 64 << 20));
   }
@@ -103,18 +105,9 @@ class GrpcCoordinatorClient final : public CoordinatorClient {
 absl::StatusOr<std::unique_ptr<CoordinatorClient>> CoordinatorClient::FromConfig(
     const std::filesystem::path& config) {
   // Any participant's daemon config: its name, consortium and TLS files.
-  ASSIGN_OR_RETURN(
-      net::DaemonConfigFile file,
-      net::DaemonConfigFile::Load(
-          config, {{"party",
-                    {"name", "consortium", "documents", "vocabulary", "key_share", "state_dir",
-                     "listen", "metrics_listen", "threads", "initial_topics_seed",
-                     "receive_timeout_seconds"}},
-                   {"coordinator",
-                    {"name", "consortium", "vocabulary", "public_key", "state_dir", "listen",
-                     "metrics_listen", "threads", "party_call_timeout_seconds"}},
-                   {"input", {"format", "split", "window_words", "max_tokens"}},
-                   {"tls", {"ca", "cert", "key"}}}));
+  net::ConfigSchema schema = net::PartyConfigSchema();
+  schema.insert(net::CoordinatorConfigSchema().begin(), net::CoordinatorConfigSchema().end());
+  ASSIGN_OR_RETURN(net::DaemonConfigFile file, net::DaemonConfigFile::Load(config, schema));
   std::string table = "party";
   if (!file.String("party", "name").ok()) table = "coordinator";
   ASSIGN_OR_RETURN(std::string name, file.String(table, "name"));

@@ -14,6 +14,7 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "lda/vocabulary_file.h"
+#include "net/capture_file.h"
 #include "net/metrics_server.h"
 #include "net/party_link_service.h"
 #include "net/relay_hub.h"
@@ -75,7 +76,14 @@ absl::Status RunCoordinatorDaemon(const std::filesystem::path& config_path) {
   // Relay mode (net/relay_hub.h): when a compute party has relay = true,
   // every party keeps an outbound stream here; the hub forwards their sealed
   // MPC frames and carries the control calls of the relay-mode parties.
+  std::unique_ptr<net::CaptureFile> relay_capture;  // outlives the hub
   std::unique_ptr<net::RelayHub> relay;
+  if (!consortium.relays_mpc() && config.relay_capture.has_value()) {
+    spdlog::warn(
+        "{}: coordinator.relay_capture: no party of {} is in relay mode, so nothing is "
+        "relayed or captured",
+        config_path.string(), config.consortium.string());
+  }
   if (consortium.relays_mpc()) {
     net::RelayHub::Options relay_options;
     ASSIGN_OR_RETURN(relay_options.frames_forwarded,
@@ -84,6 +92,15 @@ absl::Status RunCoordinatorDaemon(const std::filesystem::path& config_path) {
     ASSIGN_OR_RETURN(relay_options.bytes_forwarded,
                      registry.AddCounter("pplda_coordinator_relay_bytes_total",
                                          "Sealed MPC bytes forwarded between parties (relay mode)"));
+    if (config.relay_capture.has_value()) {
+      ASSIGN_OR_RETURN(relay_capture, net::CaptureFile::Create(*config.relay_capture));
+      relay_options.observer = [capture = relay_capture.get()](net::RelayHub::Direction direction,
+                                                               const std::string& party,
+                                                               const std::string& bytes) {
+        capture->Append(direction == net::RelayHub::Direction::kUp ? 'U' : 'D', bytes);
+      };
+      spdlog::info("relay: capturing every relayed message to {}", config.relay_capture->string());
+    }
     relay = std::make_unique<net::RelayHub>(consortium, relay_options);
     options.relay = relay.get();
   }

@@ -7,13 +7,8 @@ namespace pplda::coordinator {
 
 absl::StatusOr<CoordinatorDaemonConfig> LoadCoordinatorDaemonConfig(
     const std::filesystem::path& path) {
-  ASSIGN_OR_RETURN(
-      net::DaemonConfigFile file,
-      net::DaemonConfigFile::Load(
-          path, {{"coordinator",
-                  {"name", "consortium", "vocabulary", "public_key", "state_dir", "listen",
-                   "metrics_listen", "threads", "party_call_timeout_seconds"}},
-                 {"tls", {"ca", "cert", "key"}}}));
+  ASSIGN_OR_RETURN(net::DaemonConfigFile file,
+                   net::DaemonConfigFile::Load(path, net::CoordinatorConfigSchema()));
   CoordinatorDaemonConfig c;
   ASSIGN_OR_RETURN(c.name, file.String("coordinator", "name"));
   ASSIGN_OR_RETURN(c.consortium, file.Path("coordinator", "consortium"));
@@ -27,6 +22,7 @@ absl::StatusOr<CoordinatorDaemonConfig> LoadCoordinatorDaemonConfig(
   ASSIGN_OR_RETURN(int64_t timeout,
                    file.IntOr("coordinator", "party_call_timeout_seconds", 3600, 1, 7 * 86400));
   c.party_call_timeout_seconds = static_cast<int>(timeout);
+  ASSIGN_OR_RETURN(c.relay_capture, file.OptionalPath("coordinator", "relay_capture"));
   ASSIGN_OR_RETURN(c.tls_ca, file.Path("tls", "ca"));
   ASSIGN_OR_RETURN(c.tls_cert, file.Path("tls", "cert"));
   ASSIGN_OR_RETURN(c.tls_key, file.Path("tls", "key"));

@@ -11,6 +11,11 @@
 //   metrics_listen = "127.0.0.1:9100"   # optional
 //   threads = 0
 //   party_call_timeout_seconds = 3600   # one step of one party
+//   relay_capture = "audit/relay.capture"   # optional, relay mode: every
+//                                   # message the relay reads from or writes to a
+//                                   # party's stream, as the coordinator sees it
+//                                   # (net/capture_file.h; 0600), to audit that it
+//                                   # carries sealed boxes and no plaintext share
 //   [tls]
 //   ca = "certs/ca.pem"  cert = "certs/coordinator.pem"  key = "certs/coordinator.key"
 #ifndef PPLDA_COORDINATOR_DAEMON_COORDINATOR_DAEMON_CONFIG_H_
@@ -31,6 +36,7 @@ struct CoordinatorDaemonConfig {
   std::optional<std::string> metrics_listen;
   int threads = 0;
   int party_call_timeout_seconds = 3600;
+  std::optional<std::filesystem::path> relay_capture;
   std::filesystem::path tls_ca, tls_cert, tls_key;
 };
 

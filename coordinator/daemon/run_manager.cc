@@ -19,6 +19,7 @@
 #include "crypto/mpc_config.h"
 #include "lda/model_file.h"
 #include "party/protocol_wire.h"
+#include "party/run_state_file.h"
 #include "party/secure_dp_noise.h"
 #include "party/secure_lda_plan.h"
 #include "privacy/dp_training.h"
@@ -271,6 +272,33 @@ absl::Status RunManager::Execute(const std::string& run_id,
                                      : absl::StrCat("iteration ", r.iteration),
                  r.seconds);
   };
+  // The run state at every iteration boundary (party/run_state_file.h).
+  const party::PlanDigest plan_digest = party::ComputePlanDigest(run_id, parameters, tokens);
+  const std::filesystem::path state_path = party::RunStatePath(options_.state_dir, run_id);
+  driver.on_boundary = [&](const IterationBoundary& b) -> absl::Status {
+    pplda::v1::CoordinatorRunState state;
+    pplda::v1::RunStateHeader& header = *state.mutable_header();
+    header.set_run_id(run_id);
+    header.set_participant(options_.name);
+    header.set_iteration(b.iteration);
+    header.set_plan_digest(std::string(plan_digest.begin(), plan_digest.end()));
+    *state.mutable_parameters() = parameters;
+    for (const net::Participant& p : options_.consortium->compute_parties()) {
+      state.add_parties(p.name);
+    }
+    for (int64_t t : tokens) state.add_tokens_per_party(static_cast<uint64_t>(t));
+    for (const party::CountUpdate& u : *b.updates) {
+      *state.add_last_updates() = party::CountUpdateToProto(*options_.key, u);
+    }
+    state.set_counts_digest(std::string(b.digest->begin(), b.digest->end()));
+    std::error_code ec;
+    std::filesystem::create_directories(state_path.parent_path(), ec);
+    if (ec) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot create ", state_path.parent_path().string(), ": ", ec.message()));
+    }
+    return party::WriteRunState(state_path, state);
+  };
   ASSIGN_OR_RETURN(DrivenRun run, DriveRun(*coordinator, *group, *options_.vocabulary, driver));
 
   LeakageContext leakage;
@@ -303,6 +331,7 @@ absl::Status RunManager::Execute(const std::string& run_id,
                    {"iteration_seconds", run.stats.iteration_seconds},
                    {"publication_seconds", run.stats.publication_seconds},
                    {"coordinator_bytes", run.stats.coordinator_bytes},
+                   {"decrypted_counts_digest", party::DigestHex(run.decrypted_digest)},
                    {"mpc_bytes_sent_party0_last_iteration", group->last_iteration().mpc_bytes_sent_party0},
                    {"mpc_rounds_last_iteration", group->last_iteration().mpc_rounds},
                    {"phase_seconds_party0",

@@ -72,11 +72,16 @@ absl::Status PartyControlService::Finish(const absl::Status& status, std::string
   if (!status.ok()) {
     metrics_.errors->Increment();
     spdlog::error("run {}: {} failed: {}", run, what, status.ToString());
-    // A failed step ends the run here: cancel this party's links at once,
-    // so that the others stop waiting for its messages (FrameInbox fails
-    // their receives) instead of waiting for their receive timeout.
+    // A failed step ends the run here: end this party's links at once, so
+    // that the others stop waiting for its messages (FrameInbox fails their
+    // receives) instead of waiting for their receive timeout. First in
+    // order (what this party already sent is delivered, then the streams
+    // half-close, bounded by kFailedLinkFlush), so a peer that is still in
+    // the step gets this party's messages and fails for its own reason;
+    // then whatever is left is cancelled.
     if (session_ != nullptr && session_->run_id() == run && session_->failed()) {
-      Shutdown(absl::AbortedError(absl::StrCat(std::string(what), " failed at this party")));
+      EndLinksAfterFailure(
+          absl::AbortedError(absl::StrCat(std::string(what), " failed at this party")));
     }
   }
   return status;
@@ -274,10 +279,10 @@ absl::Status PartyControlService::HandlePublish(const pplda::v1::PublishRequest&
     transport_->set_iteration(request->header().iteration());
     ASSIGN_OR_RETURN(*reply, session->Publish(*request));
     *reply->mutable_header() = net::MakeHeader(name_, run_id, request->header().iteration());
-    spdlog::info("run {}: published ({}); document mixtures in {}", run_id,
+    spdlog::info("run {}: published ({}, agreed fold {}); document mixtures in {}", run_id,
                  request->decrypt() ? "partial decryptions with proofs sent"
                                     : "fold confirmed, not a decryptor",
-                 reply->mixtures_path());
+                 session->counts_digest_hex(), reply->mixtures_path());
     absl::Status closed = transport_->Close();
     if (!closed.ok()) spdlog::warn("run {}: closing the MPC links: {}", run_id, closed.ToString());
     return absl::OkStatus();
@@ -298,6 +303,18 @@ absl::Status PartyControlService::HandleAbort(const pplda::v1::AbortRequest& req
   transport_->Shutdown(absl::AbortedError("run aborted by the coordinator: " + request->reason()));
   aborted_ = true;
   return absl::OkStatus();
+}
+
+void PartyControlService::EndLinksAfterFailure(const absl::Status& cause) {
+  std::shared_ptr<net::RunTransport> transport;
+  {
+    std::lock_guard<std::mutex> lock(transport_mu_);
+    transport = transport_;
+  }
+  if (transport == nullptr) return;
+  const absl::Status closed = transport->Close(kFailedLinkFlush);
+  if (!closed.ok()) spdlog::warn("closing the MPC links after the failure: {}", closed.ToString());
+  transport->Shutdown(cause);
 }
 
 void PartyControlService::Shutdown(const absl::Status& cause) {

@@ -97,9 +97,13 @@ class PartyControlService final : public pplda::v1::PartyControl::Service {
   absl::StatusOr<PartySession*> SessionFor(const std::string& run_id);
   absl::Status DoJoin(const pplda::v1::JoinRequest& request, pplda::v1::JoinReply* reply);
   // Logs and counts a failed call; when it failed the run's session, also
-  // cancels this party's MPC links so the other parties stop waiting.
+  // ends this party's MPC links so the other parties stop waiting.
   // Caller holds mu_.
   absl::Status Finish(const absl::Status& status, std::string_view what, const std::string& run);
+  // After a failed step: flushes what this party sent and half-closes its
+  // links (at most kFailedLinkFlush), then cancels what is left.
+  void EndLinksAfterFailure(const absl::Status& cause);
+  static constexpr std::chrono::milliseconds kFailedLinkFlush{2000};
 
   const std::string name_;
   const net::Consortium& consortium_;

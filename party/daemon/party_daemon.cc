@@ -17,6 +17,7 @@
 #include "lda/document_reader.h"
 #include "lda/preprocessor.h"
 #include "lda/vocabulary_file.h"
+#include "net/capture_file.h"
 #include "net/consortium_file.h"
 #include "net/metrics_server.h"
 #include "net/grpc_party_transport.h"
@@ -27,6 +28,7 @@
 #include "net/tls_identity.h"
 #include "party/daemon/party_control_service.h"
 #include "party/daemon/party_daemon_config.h"
+#include "party/daemon/sent_payload_capture.h"
 #include "party/party_randomness.h"
 #include "spdlog/spdlog.h"
 
@@ -154,6 +156,7 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
   resources.key_share = &share;
   resources.corpus = &corpus;
   resources.vocabulary_sha256 = VocabularySha256(vocabulary);
+  resources.participant = config.name;
   resources.initial_topics_seed = config.initial_topics_seed;
   resources.state_dir = config.state_dir;
   resources.pool = &pool;
@@ -182,8 +185,18 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
   net::PartyLinkService links(consortium);
   const std::chrono::milliseconds receive_timeout =
       std::chrono::seconds(config.receive_timeout_seconds);
-  std::unique_ptr<net::RelayClient> relay;  // when relay_mpc; started below
-  auto make_transport =
+  std::unique_ptr<net::RelayClient> relay;         // when relay_mpc; started below
+  std::unique_ptr<net::CaptureFile> sent_capture;  // tests only; outlives every transport
+  if (config.insecure_capture_sent_payloads.has_value()) {
+    // Refused by LoadPartyDaemonConfig already when the build does not allow it.
+    ASSIGN_OR_RETURN(sent_capture,
+                     net::CaptureFile::Create(*config.insecure_capture_sent_payloads));
+    spdlog::warn(
+        "INSECURE: party.insecure_capture_sent_payloads = {} in {}: every MPC payload "
+        "this party sends is written there in the clear (tests only)",
+        config.insecure_capture_sent_payloads->string(), config_path.string());
+  }
+  auto make_direct_or_relay_transport =
       [&](const std::string& run_id) -> absl::StatusOr<std::unique_ptr<net::RunTransport>> {
     if (relay_mpc) {
       net::RelayPartyTransport::Options options;
@@ -203,6 +216,14 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
     ASSIGN_OR_RETURN(std::unique_ptr<net::GrpcPartyTransport> transport,
                      net::GrpcPartyTransport::Create(options, identity, links));
     return std::unique_ptr<net::RunTransport>(std::move(transport));
+  };
+  auto make_transport =
+      [&](const std::string& run_id) -> absl::StatusOr<std::unique_ptr<net::RunTransport>> {
+    ASSIGN_OR_RETURN(std::unique_ptr<net::RunTransport> transport,
+                     make_direct_or_relay_transport(run_id));
+    if (sent_capture == nullptr) return transport;
+    return std::unique_ptr<net::RunTransport>(
+        std::make_unique<SentPayloadCapture>(std::move(transport), *sent_capture));
   };
   PartyControlService control(config.name, consortium, make_transport, resources, metrics);
   if (relay_mpc) {

@@ -13,15 +13,8 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
 
 absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::path& path,
                                                         bool insecure_test_randomness_allowed) {
-  ASSIGN_OR_RETURN(
-      net::DaemonConfigFile file,
-      net::DaemonConfigFile::Load(
-          path, {{"party",
-                  {"name", "consortium", "documents", "vocabulary", "key_share", "state_dir",
-                   "listen", "box_key", "metrics_listen", "threads", "initial_topics_seed",
-                   "receive_timeout_seconds", "insecure_deterministic_rng_seed"}},
-                 {"input", {"format", "split", "window_words", "max_tokens"}},
-                 {"tls", {"ca", "cert", "key"}}}));
+  ASSIGN_OR_RETURN(net::DaemonConfigFile file,
+                   net::DaemonConfigFile::Load(path, net::PartyConfigSchema()));
   PartyDaemonConfig c;
   ASSIGN_OR_RETURN(c.name, file.String("party", "name"));
   ASSIGN_OR_RETURN(c.consortium, file.Path("party", "consortium"));
@@ -48,6 +41,13 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
                        kInsecureTestRandomnessRefused, "; remove the key"));
     }
     c.insecure_deterministic_rng_seed = static_cast<uint64_t>(*rng_seed);
+  }
+  ASSIGN_OR_RETURN(c.insecure_capture_sent_payloads,
+                   file.OptionalPath("party", "insecure_capture_sent_payloads"));
+  if (c.insecure_capture_sent_payloads.has_value() && !insecure_test_randomness_allowed) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path.string(), ": party.insecure_capture_sent_payloads: ", kInsecureTestRandomnessRefused,
+        "; remove the key"));
   }
   ASSIGN_OR_RETURN(c.format, file.StringOr("input", "format", "auto"));
   ASSIGN_OR_RETURN(c.split, file.StringOr("input", "split", "none"));

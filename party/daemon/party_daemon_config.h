@@ -27,6 +27,10 @@
 //                                   # Refused (an error naming the key) unless
 //                                   # built with PPLDA_INSECURE_TEST_RANDOMNESS
 //                                   # (OFF by default in Release builds)
+//   insecure_capture_sent_payloads = "capture/alpha.capture"   # INSECURE, TESTS
+//                                   # ONLY: every plaintext MPC payload this party
+//                                   # sends, shares in the clear (party/daemon/
+//                                   # sent_payload_capture.h); refused like the seed
 //   [input]                         # how documents are read (pplda prepare's options)
 //   format = "auto"  split = "sentences"  window_words = 400  max_tokens = 20
 //   [tls]
@@ -56,7 +60,8 @@ struct PartyDaemonConfig {
   int threads = 0;
   std::optional<uint64_t> initial_topics_seed;
   int receive_timeout_seconds = 600;
-  std::optional<uint64_t> insecure_deterministic_rng_seed;  // tests only
+  std::optional<uint64_t> insecure_deterministic_rng_seed;              // tests only
+  std::optional<std::filesystem::path> insecure_capture_sent_payloads;  // tests only
   std::string format = "auto";
   std::string split = "none";
   int window_words = 100;

@@ -343,6 +343,13 @@ struct ConsortiumOptions {
   std::optional<uint64_t> initial_topics_seed;
   // INSECURE, tests only: every party's randomness from seeded streams.
   std::optional<uint64_t> insecure_deterministic_rng_seed;
+  // Relay mode: no party listens; each dials the coordinator, which
+  // forwards their sealed MPC frames and carries their control calls.
+  bool relay = false;
+  // The coordinator captures what its relay reads and writes (capture/
+  // relay.capture), and, INSECURE (test builds only), each party the
+  // plaintext payloads it sends (capture/<name>.capture).
+  bool capture_traffic = false;
 };
 
 // The daemons' configs (paths relative to the config file's folder).
@@ -353,6 +360,7 @@ vocabulary = "vocabulary.txt"
 public_key = "keys/public.key"
 state_dir = "state/coordinator"
 listen = "$listen"
+$capture
 [tls]
 ca = "certs/ca.crt"
 cert = "certs/coordinator.crt"
@@ -366,7 +374,8 @@ documents = "$documents"
 vocabulary = "vocabulary.txt"
 key_share = "keys/$name.key"
 state_dir = "state/$name"
-listen = "$listen"
+$listen
+box_key = "certs/$name.box"
 $seed
 [input]
 split = "$split"
@@ -402,7 +411,7 @@ class LocalConsortium {
                                      "coordinator=" + address(-1)};
     for (int i = 0; i < kParties; ++i) {
       spec.push_back("--party");
-      spec.push_back(absl::StrCat(kPartyNames[i], "=", address(i)));
+      spec.push_back(absl::StrCat(kPartyNames[i], "=", options.relay ? "relay" : address(i)));
     }
     absl::Status certs = MakeCerts(dir / "certs", absl::StrJoin(spec, " "));
     if (!certs.ok()) return certs;
@@ -410,8 +419,14 @@ class LocalConsortium {
                   kPartyNames[2], "--bits", std::to_string(options.key_bits), "--out",
                   keys().string()});
     if (r.exit_code != 0) return absl::InternalError("pplda keys deal: " + r.Describe());
+    if (options.capture_traffic) std::filesystem::create_directories(dir / "capture");
     absl::Status written = WriteText(
-        coordinator_config(), absl::StrReplaceAll(kCoordinatorToml, {{"$listen", address(-1)}}));
+        coordinator_config(),
+        absl::StrReplaceAll(
+            kCoordinatorToml,
+            {{"$listen", address(-1)},
+             {"$capture\n",
+              options.capture_traffic ? "relay_capture = \"capture/relay.capture\"\n" : ""}}));
     if (!written.ok()) return written;
     for (int i = 0; i < kParties; ++i) {
       std::string seed;
@@ -422,15 +437,21 @@ class LocalConsortium {
         absl::StrAppend(&seed, "insecure_deterministic_rng_seed = ",
                         *options.insecure_deterministic_rng_seed, "\n");
       }
+      if (options.capture_traffic) {
+        absl::StrAppend(&seed, "insecure_capture_sent_payloads = \"capture/", kPartyNames[i],
+                        ".capture\"\n");
+      }
       written = WriteText(
           party_config(i),
-          absl::StrReplaceAll(kPartyToml, {{"$name", kPartyNames[i]},
-                                           {"$documents", Documents(i).string()},
-                                           {"$listen", address(i)},
-                                           {"$seed\n", seed},
-                                           {"$split", options.split},
-                                           {"$window", std::to_string(options.window_words)},
-                                           {"$max_tokens", std::to_string(options.max_tokens)}}));
+          absl::StrReplaceAll(
+              kPartyToml,
+              {{"$name", kPartyNames[i]},
+               {"$documents", Documents(i).string()},
+               {"$listen", options.relay ? "" : absl::StrCat("listen = \"", address(i), "\"")},
+               {"$seed\n", seed},
+               {"$split", options.split},
+               {"$window", std::to_string(options.window_words)},
+               {"$max_tokens", std::to_string(options.max_tokens)}}));
       if (!written.ok()) return written;
     }
     parties_.resize(kParties);
@@ -447,8 +468,10 @@ class LocalConsortium {
   absl::Status StartCoordinator() {
     return StartDaemon(coordinator_, "coordinator", kCoordinatorBinary, coordinator_config());
   }
+  // In relay mode, until it reached the coordinator's relay.
   absl::Status StartParty(int i) {
-    return StartDaemon(parties_[i], kPartyNames[i], kPartyBinary, party_config(i));
+    return StartDaemon(parties_[i], kPartyNames[i], kPartyBinary, party_config(i),
+                       options_.relay ? "relay connected" : "listening on");
   }
 
   // Stops every daemon (see Daemon::Stop); safe to call twice.
@@ -481,6 +504,11 @@ class LocalConsortium {
   std::filesystem::path certs() const { return dir_ / "certs"; }
   // What `pplda keys deal` wrote: public.key and <name>.key per party.
   std::filesystem::path keys() const { return dir_ / "keys"; }
+  // With capture_traffic: the relay's capture (-1) or a party's.
+  std::filesystem::path capture(int i) const {
+    return dir_ / "capture" /
+           ((i < 0 ? std::string("relay") : std::string(kPartyNames[i])) + ".capture");
+  }
   std::filesystem::path state(int i) const {
     return dir_ / "state" / (i < 0 ? std::string("coordinator") : std::string(kPartyNames[i]));
   }
@@ -495,13 +523,14 @@ class LocalConsortium {
 
  private:
   absl::Status StartDaemon(std::unique_ptr<Daemon>& slot, const std::string& name,
-                           const std::string& binary, const std::filesystem::path& config) {
+                           const std::string& binary, const std::filesystem::path& config,
+                           const std::string& ready = "listening on") {
     if (slot) slot->Stop();
     absl::StatusOr<std::unique_ptr<Daemon>> d =
         Daemon::Start(name, {binary, "--config", config.string()}, dir_ / "logs" / (name + ".log"));
     if (!d.ok()) return d.status();
     slot = *std::move(d);
-    return slot->WaitForLog("listening on", std::chrono::seconds(60));
+    return slot->WaitForLog(ready, std::chrono::seconds(60));
   }
 
   std::filesystem::path dir_;
@@ -566,6 +595,16 @@ inline absl::StatusOr<std::string> StartRun(const LocalConsortium& c, int topics
   std::string id = r.output.substr(0, r.output.find('\n'));
   if (id.rfind("run-", 0) != 0) return absl::InternalError("no run id in: " + r.output);
   return id;
+}
+
+// A real 1-iteration run through the coordinator, started and watched with
+// the run CLI: the consortium still serves (after refusals, failures).
+inline void ExpectARealRunPublishes(const LocalConsortium& c) {
+  CommandResult start = RunPplda({"run", "start", "--config", c.coordinator_config().string(),
+                                  "--topics", "3", "--iterations", "1", "--watch"},
+                                 std::chrono::seconds(300));
+  EXPECT_EQ(start.exit_code, 0) << start.Describe();
+  EXPECT_NE(start.output.find(": published"), std::string::npos) << start.Describe();
 }
 
 // Mode bits of a file (e.g. 0600).

@@ -3,8 +3,10 @@
 //    far below the parties' 600 s receive timeout (the survivors see the
 //    dead party's links close, the coordinator's call to it fails, and it
 //    aborts the others), `pplda run status` names the dead party in the
-//    error, the surviving daemons live on and accept a new Join, and with
-//    the dead party restarted the consortium publishes again.
+//    error, every participant's run state file of the last iteration
+//    boundary stays on disk (what a resume needs), the surviving daemons
+//    live on and accept a new Join, and with the dead party restarted the
+//    consortium publishes again.
 //  - SIGSTOP while the run iterates: `pplda run status` lists the stopped
 //    party under "waiting for" while the run waits; after SIGCONT the run
 //    goes on to publication.
@@ -16,6 +18,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "party/run_state_file.h"
 #include "tests/e2e/e2e_test_util.h"
 #include "tests/e2e/party_control_test_util.h"
 
@@ -69,6 +72,36 @@ TEST_F(PartyFailureTest, KilledPartyFailsTheRunPromptlyAndIsNamed) {
       {"run", "watch", "--config", consortium_.coordinator_config().string(), "--run", run_id});
   EXPECT_NE(watch.exit_code, 0) << watch.Describe();
   EXPECT_THAT(watch.output, HasSubstr("failed"));
+
+  // The state a resume needs stays on disk: every participant's run state
+  // file (party/run_state_file.h) of the last iteration boundary it
+  // reached, 0600, of this run and plan; the parties are at the
+  // coordinator's boundary or one past it (they may finish an iteration the
+  // coordinator never collected).
+  absl::StatusOr<pplda::v1::CoordinatorRunState> coordinator_state = party::ReadCoordinatorRunState(
+      party::RunStatePath(consortium_.state(-1), run_id), run_id, "coordinator");
+  ASSERT_TRUE(coordinator_state.ok()) << coordinator_state.status();
+  const int boundary = coordinator_state->header().iteration();
+  EXPECT_GE(boundary, 1);
+  EXPECT_LT(boundary, kIterations);
+  EXPECT_EQ(coordinator_state->last_updates_size(), LocalConsortium::kParties);
+  EXPECT_EQ(coordinator_state->header().plan_digest().size(), 32u);
+  EXPECT_EQ(FileMode(party::RunStatePath(consortium_.state(-1), run_id)), 0600u);
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    const std::string name = LocalConsortium::kPartyNames[i];
+    const std::filesystem::path path = party::RunStatePath(consortium_.state(i), run_id);
+    absl::StatusOr<pplda::v1::PartyRunState> state = party::ReadPartyRunState(path, run_id, name);
+    ASSERT_TRUE(state.ok()) << name << ": " << state.status();
+    EXPECT_EQ(FileMode(path), 0600u) << name;
+    EXPECT_GE(state->header().iteration(), boundary) << name;
+    EXPECT_LE(state->header().iteration(), boundary + 1) << name;
+    EXPECT_EQ(state->header().plan_digest(), coordinator_state->header().plan_digest()) << name;
+    ASSERT_EQ(state->tokens_per_party_size(), LocalConsortium::kParties);
+    EXPECT_EQ(static_cast<uint64_t>(state->topics_size()), state->tokens_per_party(i)) << name;
+    for (uint32_t k : state->topics()) ASSERT_LT(k, 3u) << name;
+    EXPECT_EQ(state->sent().iteration(), state->header().iteration()) << name;
+    EXPECT_EQ(state->folded(), state->header().iteration() - 1) << name;
+  }
 
   // The survivors live and take a new run.
   ASSERT_TRUE(consortium_.coordinator().Running());

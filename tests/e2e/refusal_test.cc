@@ -284,12 +284,7 @@ TEST_F(RefusalTest, PartyControlRefusesEachBadRequestWithItsOwnCodeAndKeepsServi
   for (int i = 0; i < LocalConsortium::kParties; ++i) {
     ASSERT_TRUE(consortium_.party(i).Running()) << LocalConsortium::kPartyNames[i];
   }
-  CommandResult start =
-      RunPplda({"run", "start", "--config", consortium_.coordinator_config().string(), "--topics",
-                "3", "--iterations", "1", "--watch"},
-               std::chrono::seconds(300));
-  EXPECT_EQ(start.exit_code, 0) << start.Describe();
-  EXPECT_THAT(start.output, HasSubstr(": published"));
+  ExpectARealRunPublishes(consortium_);
 }
 
 }  // namespace

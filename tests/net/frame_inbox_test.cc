@@ -183,6 +183,39 @@ TEST(FrameInboxTest, CreateValidates) {
   o.party_id = 1;
   o.run_id = "";
   EXPECT_EQ(FrameInbox::Create(o).status().code(), absl::StatusCode::kInvalidArgument);
+  o.run_id = "r";
+  o.max_payload_bytes = 10;
+  o.max_queued_bytes = 9;
+  const absl::Status small_queue = FrameInbox::Create(o).status();
+  EXPECT_EQ(small_queue.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(small_queue.message(), HasSubstr("max_queued_bytes"));
+  o.max_queued_bytes = 10;
+  EXPECT_TRUE(FrameInbox::Create(o).ok());
+}
+
+TEST(FrameInboxTest, SenderFarAheadIsRefusedOnceItsQueueIsFullAndAcceptedAfterATake) {
+  FrameInbox::Options o;
+  o.run_id = "run-1";
+  o.party_names = {"p0", "p1", "p2"};
+  o.max_payload_bytes = 10;
+  o.max_queued_bytes = 25;
+  auto inbox = FrameInbox::Create(o).value();
+  ASSERT_TRUE(inbox->Accept("p1", 0, 1, std::string(10, 'a')).ok());
+  ASSERT_TRUE(inbox->Accept("p1", 0, 2, std::string(10, 'b')).ok());
+  const absl::Status full = inbox->Accept("p1", 0, 3, std::string(10, 'c'));
+  EXPECT_EQ(full.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(full.message(), HasSubstr("20 bytes from p1 are already waiting"));
+  // Another sender has its own queue; the refused frame left p1's intact.
+  ASSERT_TRUE(inbox->Accept("p2", 0, 1, std::string(10, 'x')).ok());
+  EXPECT_TRUE(inbox->Accept("p1", 0, 3, std::string(5, 'c')).ok());
+  EXPECT_EQ(inbox->Accept("p1", 0, 4, std::string(1, 'd')).code(),
+            absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(*inbox->Take(1, 0, 1), Bytes(std::string(10, 'a')));
+  EXPECT_TRUE(inbox->Accept("p1", 0, 4, std::string(10, 'd')).ok());
+  EXPECT_EQ(*inbox->Take(1, 0, 2), Bytes(std::string(10, 'b')));
+  EXPECT_EQ(*inbox->Take(1, 0, 3), Bytes(std::string(5, 'c')));
+  EXPECT_EQ(*inbox->Take(1, 0, 4), Bytes(std::string(10, 'd')));
+  EXPECT_EQ(inbox->Traffic().messages[1], 4u);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// PartyDaemonConfig: insecure_deterministic_rng_seed is read in a build with
+// PartyDaemonConfig: insecure_deterministic_rng_seed and
+// insecure_capture_sent_payloads are read in a build with
 // PPLDA_INSECURE_TEST_RANDOMNESS and refused, naming the file and the key, in
 // one without (the gate is injected, so both are checked in any build).
 #include "party/daemon/party_daemon_config.h"
@@ -64,11 +65,26 @@ TEST_F(PartyDaemonConfigTest, RefusesTheInsecureSeedWhenTheBuildDoesNotAllowIt) 
   EXPECT_FALSE(LoadPartyDaemonConfig(Write("insecure_deterministic_rng_seed = 0\n"), false).ok());
 }
 
+TEST_F(PartyDaemonConfigTest, ThePayloadCaptureIsReadOnlyWhenTheBuildAllowsIt) {
+  const std::filesystem::path path = Write("insecure_capture_sent_payloads = \"sent.capture\"\n");
+  absl::StatusOr<PartyDaemonConfig> c = LoadPartyDaemonConfig(path, true);
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_TRUE(c->insecure_capture_sent_payloads.has_value());
+  EXPECT_EQ(c->insecure_capture_sent_payloads->filename(), "sent.capture");
+  c = LoadPartyDaemonConfig(path, false);
+  ASSERT_FALSE(c.ok()) << "a build without PPLDA_INSECURE_TEST_RANDOMNESS took the capture";
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(c.status().message()),
+              HasSubstr(path.string() + ": party.insecure_capture_sent_payloads: this build does "
+                                        "not allow insecure test randomness"));
+}
+
 TEST_F(PartyDaemonConfigTest, WithoutTheKeyEveryBuildLoadsTheConfig) {
   for (bool allowed : {true, false}) {
     absl::StatusOr<PartyDaemonConfig> c = LoadPartyDaemonConfig(Write(""), allowed);
     ASSERT_TRUE(c.ok()) << c.status();
     EXPECT_FALSE(c->insecure_deterministic_rng_seed.has_value());
+    EXPECT_FALSE(c->insecure_capture_sent_payloads.has_value());
   }
 }
 
