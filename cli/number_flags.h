@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "CLI/CLI.hpp"
+#include "lda/lda_model.h"
 
 namespace pplda::cli {
 
@@ -49,8 +50,8 @@ CLI::Validator NumberIn(T min, T max) {
 inline constexpr char kNumberValidatorName[] = "pplda-number";
 
 // Ranges shared by several subcommands, stated once.
-inline constexpr double kMinPrior = 1e-6;  // --alpha, --beta: also the secure
-inline constexpr double kMaxPrior = 1e6;   // protocol's range and resolution
+inline constexpr double kMinPrior = lda::kMinPrior;  // --alpha, --beta: also the secure
+inline constexpr double kMaxPrior = lda::kMaxPrior;  // protocol's range and resolution
 inline constexpr int kMaxThreadsFlag = 1024;
 
 }  // namespace pplda::cli

@@ -18,6 +18,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # deployment tests (tests/deploy): network namespaces, tc, the compose file check
   iproute2 docker-compose
+  # fuzzing (PPLDA_FUZZ, deploy/fuzz.sh): clang and its libFuzzer/sanitizer runtimes
+  clang libclang-rt-14-dev
 )
 
 missing=()

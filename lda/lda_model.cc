@@ -1,6 +1,7 @@
 #include "lda/lda_model.h"
 
 #include <cmath>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
@@ -45,13 +46,13 @@ absl::Status LdaModel::Validate() const {
   if (vocabulary.empty()) {
     return absl::InvalidArgumentError("model: the vocabulary is empty");
   }
-  if (!std::isfinite(alpha) || alpha <= 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("model: alpha is ", alpha, "; it must be finite and > 0"));
-  }
-  if (!std::isfinite(beta) || beta <= 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("model: beta is ", beta, "; it must be finite and > 0"));
+  for (const auto& [name, value] : {std::pair<const char*, double>{"alpha", alpha},
+                                     std::pair<const char*, double>{"beta", beta}}) {
+    if (!(value >= kMinPrior && value <= kMaxPrior)) {  // also refuses nan
+      return absl::InvalidArgumentError(absl::StrCat("model: ", name, " is ", value,
+                                                     "; it must be in [", kMinPrior, ", ",
+                                                     kMaxPrior, "]"));
+    }
   }
   const size_t expected = static_cast<size_t>(num_topics) * num_terms();
   if (topic_term_counts.size() != expected) {
@@ -60,13 +61,22 @@ absl::Status LdaModel::Validate() const {
         " entries; expected num_topics x vocabulary size = ", num_topics,
         " x ", num_terms(), " = ", expected));
   }
+  const int32_t v = num_terms();
+  int64_t total = 0;  // of the current topic; <= 2^53 before each addition
   for (size_t i = 0; i < expected; ++i) {
-    if (topic_term_counts[i] < 0) {
-      const int32_t v = num_terms();
+    if (i % v == 0) total = 0;
+    const int64_t c = topic_term_counts[i];
+    if (c < 0 || c > kMaxModelCount) {
       return absl::InvalidArgumentError(absl::StrCat(
           "model: topic_term_counts[", i / v, "][", i % v, "] (term '",
-          vocabulary.term(static_cast<TermId>(i % v)), "') is ",
-          topic_term_counts[i], "; counts must be >= 0"));
+          vocabulary.term(static_cast<TermId>(i % v)), "') is ", c,
+          "; counts must be in [0, 2^53]"));
+    }
+    total += c;
+    if (total > kMaxModelCount) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "model: the counts of topic ", i / v, " add up to more than 2^53 (at term '",
+          vocabulary.term(static_cast<TermId>(i % v)), "')"));
     }
   }
   return absl::OkStatus();

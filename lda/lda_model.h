@@ -6,7 +6,11 @@
 //
 // Invariants (checked by Validate()): num_topics >= 1; vocabulary non-empty;
 // topic_term_counts has num_topics * V entries, row-major by topic (entry
-// k * V + t is n_k(t)), every entry >= 0; alpha and beta finite and > 0.
+// k * V + t is n_k(t)), every entry in [0, 2^53] and every topic's total n_k
+// at most 2^53 (exact as doubles; no sum overflows); alpha and beta in
+// [kMinPrior, kMaxPrior] (so that every phi below is finite and positive:
+// a beta of 1e308 made V * beta infinite and every phi 0, one of 5e-324
+// made 1 / (V * beta) infinite).
 //
 // Topic-term distribution (smoothed, as in collapsed Gibbs sampling):
 //   phi(k, t) = (n_k(t) + beta) / (n_k + V * beta),  n_k = sum_t n_k(t).
@@ -23,6 +27,13 @@
 #include "nlohmann/json.hpp"
 
 namespace pplda::lda {
+
+// The range of alpha and beta (also every trainer's: the CLI's --alpha and
+// --beta, and the secure protocol's resolution of 1e-6).
+inline constexpr double kMinPrior = 1e-6;
+inline constexpr double kMaxPrior = 1e6;
+// The largest count and the largest topic total of a model: 2^53.
+inline constexpr int64_t kMaxModelCount = int64_t{1} << 53;
 
 struct LdaModel {
   Vocabulary vocabulary;

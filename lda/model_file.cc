@@ -282,6 +282,11 @@ absl::StatusOr<LdaModel> ReadModelFile(const std::string& path) {
     return absl::InvalidArgumentError(absl::StrCat(
         "model file '", path, "' is not valid JSON at line ", line, ", column ",
         column, ": ", e.what()));
+  } catch (const json::exception& e) {
+    // E.g. out_of_range 406, a number beyond a double's range (1e400):
+    // nlohmann's parser throws it without a position.
+    return absl::InvalidArgumentError(
+        absl::StrCat("model file '", path, "' is not valid JSON: ", e.what()));
   }
   absl::StatusOr<LdaModel> model = ModelFromJson(parsed);
   if (!model.ok()) {

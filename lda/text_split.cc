@@ -33,8 +33,12 @@ size_t CloserLength(std::string_view text, size_t i) {
 }
 
 // If a sentence ends at text[i], returns the index just past its terminator
-// and closers; otherwise 0.
-size_t SentenceEndAt(std::string_view text, size_t i) {
+// and closers; otherwise 0. *run_end is the end of the run of terminators
+// starting at i (i when there is none): no sentence ends at a position
+// inside that run either (from there the same run, closers and next
+// character follow), so the caller resumes at *run_end, which keeps
+// SplitSentences linear on a long run of dots.
+size_t SentenceEndAt(std::string_view text, size_t i, size_t* run_end) {
   size_t j = i;
   bool any = false;
   while (j < text.size()) {
@@ -43,6 +47,7 @@ size_t SentenceEndAt(std::string_view text, size_t i) {
     j += len;
     any = true;
   }
+  *run_end = j;
   if (!any) return 0;
   while (j < text.size()) {
     const size_t len = CloserLength(text, j);
@@ -95,9 +100,10 @@ std::vector<std::string_view> SplitSentences(std::string_view text) {
   size_t begin = 0;
   size_t i = 0;
   while (i < text.size()) {
-    const size_t end = SentenceEndAt(text, i);
+    size_t run_end = i;
+    const size_t end = SentenceEndAt(text, i, &run_end);
     if (end == 0) {
-      ++i;
+      i = run_end > i ? run_end : i + 1;
       continue;
     }
     add(begin, end);

@@ -10,11 +10,8 @@
 #include "spdlog/spdlog.h"
 
 namespace pplda::net {
-namespace {
-
-// Wire-level checks that need no run: header presence, version, sender
-// identity, field ranges.
-absl::Status CheckHeader(const pplda::v1::MpcFrame& frame, const std::string& authenticated) {
+absl::Status CheckMpcFrameHeader(const pplda::v1::MpcFrame& frame,
+                                 const std::string& authenticated) {
   if (!frame.has_header()) return absl::InvalidArgumentError("malformed frame: no header");
   const pplda::v1::WireHeader& h = frame.header();
   if (h.protocol_version() != kProtocolVersion) {
@@ -34,8 +31,6 @@ absl::Status CheckHeader(const pplda::v1::MpcFrame& frame, const std::string& au
   if (h.round() == 0) return absl::InvalidArgumentError("malformed frame: round 0");
   return absl::OkStatus();
 }
-
-}  // namespace
 
 PartyLinkService::PartyLinkService(const Consortium& consortium, Options options)
     : consortium_(consortium), options_(options) {}
@@ -108,7 +103,7 @@ grpc::Status PartyLinkService::Stream(grpc::ServerContext* context,
   absl::Status refused;
   pplda::v1::MpcFrame frame;
   while (reader->Read(&frame)) {
-    absl::Status status = CheckHeader(frame, sender);
+    absl::Status status = CheckMpcFrameHeader(frame, sender);
     std::shared_ptr<FrameInbox> inbox;
     if (status.ok()) {
       absl::StatusOr<std::shared_ptr<FrameInbox>> run =

@@ -57,6 +57,13 @@
 
 namespace pplda::net {
 
+// The wire-level checks of one frame that need no run, in the order above:
+// header present, protocol version, sender equal to `authenticated` (the
+// stream's certificate's participant), non-empty run id, iteration >= 0,
+// round >= 1. Pure function (the fuzz target fuzz_mpc_frames calls it).
+absl::Status CheckMpcFrameHeader(const pplda::v1::MpcFrame& frame,
+                                 const std::string& authenticated);
+
 class PartyLinkService final : public pplda::v1::PartyLink::Service {
  public:
   struct Options {

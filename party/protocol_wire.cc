@@ -87,6 +87,24 @@ absl::StatusOr<std::vector<CountUpdate>> CountUpdatesFromProto(
   return out;
 }
 
+absl::StatusOr<DecryptionShare> DecryptionShareFromProto(
+    const pplda::v1::PartialDecryptionBatch& proto, const std::string& run_id, int iteration,
+    int party, const crypto::ThresholdPublicKey& key, size_t ciphertexts) {
+  DecryptionShare share;
+  share.run_id = run_id;
+  share.iteration = iteration;
+  share.party = party;
+  ASSIGN_OR_RETURN(share.partials,
+                   crypto::PartialDecryptionBatchFromProto(key, proto, ciphertexts));
+  if (share.partials.party != party + 1) {
+    return absl::InvalidArgumentError(absl::StrCat("decryption share of compute party ", party,
+                                                   ": decrypted as key party ",
+                                                   share.partials.party, ", expected ",
+                                                   party + 1));
+  }
+  return share;
+}
+
 pplda::v1::PhaseSeconds PhasesToProto(const PartyPhaseTimes& t) {
   pplda::v1::PhaseSeconds p;
   p.set_selection(t.selection);

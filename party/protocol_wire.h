@@ -38,6 +38,15 @@ absl::StatusOr<std::vector<CountUpdate>> CountUpdatesFromProto(
     const google::protobuf::RepeatedPtrField<pplda::v1::CountUpdateMessage>& protos,
     const std::string& run_id, const crypto::ThresholdPublicKey& key, const SecureLdaPlan& plan);
 
+// Compute party `party`'s decryption share of a run's publication, from
+// its PublishReply.partials: `ciphertexts` partial decryptions made with
+// key share party + 1 (crypto::PartialDecryptionBatchFromProto's checks,
+// then the share's key party: InvalidArgument naming both). The proofs are
+// verified by the receiver against its own fold (LdaCoordinator::Publish).
+absl::StatusOr<DecryptionShare> DecryptionShareFromProto(
+    const pplda::v1::PartialDecryptionBatch& proto, const std::string& run_id, int iteration,
+    int party, const crypto::ThresholdPublicKey& key, size_t ciphertexts);
+
 pplda::v1::PhaseSeconds PhasesToProto(const PartyPhaseTimes& t);
 PartyPhaseTimes PhasesFromProto(const pplda::v1::PhaseSeconds& p);
 

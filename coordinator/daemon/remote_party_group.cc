@@ -201,16 +201,8 @@ absl::StatusOr<std::vector<party::DecryptionShare>> RemotePartyGroup::Publish(
     ASSIGN_OR_RETURN(pplda::v1::PublishReply reply, clients_[p]->Publish(mine, Deadline()));
     mixtures_paths_[p] = reply.mixtures_path();
     if (p < decryptors) {
-      shares[p].run_id = run_id_;
-      shares[p].iteration = iterations_ + 1;
-      shares[p].party = p;
-      ASSIGN_OR_RETURN(shares[p].partials,
-                       crypto::PartialDecryptionBatchFromProto(*key_, reply.partials(), cts));
-      if (shares[p].partials.party != p + 1) {
-        return absl::InvalidArgumentError(absl::StrCat("decrypted as key party ",
-                                                       shares[p].partials.party, ", expected ",
-                                                       p + 1));
-      }
+      ASSIGN_OR_RETURN(shares[p], party::DecryptionShareFromProto(reply.partials(), run_id_,
+                                                                  iterations_ + 1, p, *key_, cts));
     }
     return absl::OkStatus();
   }));

@@ -85,6 +85,40 @@ TEST(LdaModelTest, ValidateNamesTheBrokenInvariant) {
   ExpectError(m.Validate(), absl::StatusCode::kInvalidArgument, "[1][1] (term 'banana')");
 }
 
+// Found by fuzz_model_file: hyperparameters that made phi infinite or 0,
+// and topic totals whose sum overflowed int64 (UBSan).
+TEST(LdaModelTest, ValidateKeepsPhiFiniteAndTotalsExact) {
+  for (double bad : {1e-7, 1e6 * 1.0000001, 1e308, 5e-324}) {
+    LdaModel m = SmallModel();
+    m.beta = bad;
+    ExpectError(m.Validate(), absl::StatusCode::kInvalidArgument, "it must be in [1e-06, 1e+06]");
+    m = SmallModel();
+    m.alpha = bad;
+    ExpectError(m.Validate(), absl::StatusCode::kInvalidArgument, "model: alpha is");
+  }
+  LdaModel m = SmallModel();
+  m.alpha = kMinPrior;
+  m.beta = kMaxPrior;
+  EXPECT_TRUE(m.Validate().ok());
+  m.topic_term_counts[0] = kMaxModelCount + 1;
+  ExpectError(m.Validate(), absl::StatusCode::kInvalidArgument, "[0][0] (term 'apple')");
+  m = SmallModel();
+  m.topic_term_counts[0] = kMaxModelCount;
+  m.topic_term_counts[1] = 0;
+  m.topic_term_counts[2] = 0;
+  EXPECT_TRUE(m.Validate().ok());
+  m.topic_term_counts[2] = 1;
+  ExpectError(m.Validate(), absl::StatusCode::kInvalidArgument,
+              "counts of topic 0 add up to more than 2^53 (at term 'cherry')");
+  // Every entry at 2^53: the sum would overflow int64 after 1024 terms.
+  std::vector<std::string> terms;
+  for (int t = 0; t < 1100; ++t) terms.push_back("t" + std::to_string(t));
+  m.vocabulary = *Vocabulary::FromTerms(terms);
+  m.num_topics = 1;
+  m.topic_term_counts.assign(1100, kMaxModelCount);
+  ExpectError(m.Validate(), absl::StatusCode::kInvalidArgument, "add up to more than 2^53");
+}
+
 TEST(ModelFileTest, JsonLayoutIsTheDocumentedOne) {
   const json j = ModelToJson(SmallModel());
   EXPECT_EQ(j["format"], "pplda-model");
@@ -170,6 +204,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"AlphaNotNumber", R"({"alpha":"0.1"})", "'alpha' must be a number"},
         BadCase{"AlphaZero", R"({"alpha":0})", "'alpha' is 0"},
         BadCase{"BetaNegative", R"({"beta":-0.5})", "'beta' is -0.5"},
+        BadCase{"BetaHuge", R"({"beta":1e308})", "beta is 1e+308; it must be in [1e-06, 1e+06]"},
+        BadCase{"AlphaTiny", R"({"alpha":5e-324})", "alpha is 4.94066e-324; it must be in"},
         BadCase{"MissingCounts", R"({"topic_term_counts":null})", "'topic_term_counts' is missing"},
         BadCase{"CountsNotArray", R"({"topic_term_counts":{"a":1}})", "array of rows"},
         BadCase{"NoRows", R"({"topic_term_counts":[]})", "has no rows"},
@@ -210,6 +246,19 @@ TEST(ModelFileTest, NonJsonNamesLineAndColumn) {
   const absl::Status s = ReadModelFile(path).status();
   ExpectError(s, absl::StatusCode::kInvalidArgument, "line 3, column 12");
   ExpectError(s, absl::StatusCode::kInvalidArgument, "broken.json");
+  std::filesystem::remove(path);
+}
+
+// Found by fuzz_model_file: a number beyond a double's range anywhere in
+// the file aborted every command that reads a model (an uncaught
+// nlohmann::json out_of_range, exit 134).
+TEST(ModelFileTest, NumberBeyondADoubleIsAnErrorNamingTheFile) {
+  const std::string path = TempPath("overflow.json");
+  WriteText(path, R"({"vocabulary":["a"],"alpha":1,"beta":1,"topic_term_counts":[[0]],)"
+                  R"("metadata":{"x":1e400}})");
+  const absl::Status s = ReadModelFile(path).status();
+  ExpectError(s, absl::StatusCode::kInvalidArgument, "overflow.json' is not valid JSON");
+  ExpectError(s, absl::StatusCode::kInvalidArgument, "1e400");
   std::filesystem::remove(path);
 }
 

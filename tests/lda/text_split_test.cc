@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -43,6 +45,24 @@ TEST(SplitSentencesTest, TerminatorsFollowedBySpaceOrEnd) {
   // No abbreviation list: "Mr." ends a sentence; trailing whitespace is no
   // sentence.
   EXPECT_THAT(SplitSentences("Mr. Smith came. \n "), ElementsAre("Mr.", "Smith came."));
+}
+
+// A long run of terminators that ends no sentence ("....x") is scanned
+// once: each position of the run used to rescan the rest of it (quadratic;
+// 4 MiB of dots, well under the reader's 256 MiB file limit, took hours).
+TEST(SplitSentencesTest, LongTerminatorRunsTakeLinearTime) {
+  for (const std::string& tail : {std::string("x end."), std::string(")))x end.")}) {
+    const std::string text = "Start " + std::string(size_t{4} << 20, '.') + tail;
+    const absl::Time start = absl::Now();
+    const std::vector<std::string_view> sentences = SplitSentences(text);
+    const absl::Duration took = absl::Now() - start;
+    ASSERT_EQ(sentences.size(), 1u);
+    EXPECT_EQ(sentences[0].size(), text.size());
+    EXPECT_LT(took, absl::Seconds(5)) << "quadratic again?";
+  }
+  EXPECT_THAT(SplitSentences("a ...x b... c"), ElementsAre("a ...x b...", "c"));
+  EXPECT_THAT(SplitSentences("a .\xE2\x80\xA6.x b?!\xE2\x80\xA6\" c"),
+              ElementsAre("a .\xE2\x80\xA6.x b?!\xE2\x80\xA6\"", "c"));
 }
 
 TEST(PackSentenceWindowsTest, GreedyWholeSentences) {

@@ -1,0 +1,291 @@
+// libFuzzer target: a party daemon's handling of the coordinator's requests
+// (proto/party_control_service.proto) by its run state machine
+// (party/party_session.h: decode, validate, apply), each applied in a valid
+// state: Join to a new session, Prepare to a joined one, Iterate and
+// Publish to a prepared one.
+//
+// Fixed set-up (once): a dealt 1024-bit test key of three parties
+// (crypto/paillier_testing.h: public primes, TESTS ONLY), party 0 with one
+// document of 3 tokens over the vocabulary {a, b, c, d}, seeded randomness,
+// a fixed initial-topics seed. The MPC links are an in-process loopback:
+// what the party sends to a peer in a round comes back as that peer's
+// message of the round, so the plan confirmation (every party hashes the
+// same plan) and the digest confirmation at publication pass; for Iterate
+// the links are cut once the request is accepted, so the MPC iteration
+// itself fails at its first message instead of computing on echoes.
+// Input: a mode byte, then one message:
+//   0  JoinRequest     -> PartySession::Create(header.run_id, parameters)
+//   1  PrepareRequest  -> Prepare on a joined session (1 iteration)
+//   2  IterateRequest  -> Iterate on a prepared session (1 iteration)
+//   3  PublishRequest  -> Publish on a prepared session (0 iterations: the
+//                         initial counts are the last ones)
+// Any crash, sanitizer report, hang or out-of-memory is a finding; an error
+// status is the expected answer. Properties (abort = finding): a Join that
+// succeeds has a run id that stays in its folder; a Prepare that succeeds
+// replies initial counts that decode; a Publish that decrypts was asked for
+// exactly the digest of the updates it was given (it never decrypts another
+// fold), and its partial decryptions decode.
+//
+// Seeds: PPLDA_FUZZ_WRITE_SEEDS=fuzz/corpus/party_messages
+// build-fuzz/fuzz/fuzz_party_messages writes a valid request of every mode
+// (the other parties' initial counts from their own sessions) and exits.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "base/path_component.h"
+#include "base/status_macros.h"
+#include "coordinator/lda_coordinator.h"
+#include "crypto/paillier_serialization.h"
+#include "crypto/paillier_testing.h"
+#include "crypto/secure_rng_testing.h"
+#include "crypto/transport.h"
+#include "fuzz/fuzz_util.h"
+#include "party/party_session.h"
+#include "party/protocol_wire.h"
+#include "proto/party_control_service.pb.h"
+
+namespace pplda::fuzz {
+namespace {
+
+constexpr char kRun[] = "fuzz-run";
+constexpr int kParties = 3;
+enum Mode : uint8_t { kJoin = 0, kPrepare = 1, kIterate = 2, kPublish = 3, kModes = 4 };
+
+// Loopback links: Receive(from, round) returns what this party sent to
+// `from` in `round`; once cut, every Send and Receive fails.
+class LoopbackTransport : public crypto::PartyTransport {
+ public:
+  explicit LoopbackTransport(int party) : party_(party) {}
+  int party_id() const override { return party_; }
+  int num_parties() const override { return kParties; }
+  absl::Status Send(int to, uint64_t round, std::vector<uint8_t> payload) override {
+    if (cut_) return absl::UnavailableError("fuzz: the links are cut");
+    sent_[{to, round}] = std::move(payload);
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::vector<uint8_t>> Receive(int from, uint64_t round) override {
+    auto it = sent_.find({from, round});
+    if (cut_ || it == sent_.end()) return absl::UnavailableError("fuzz: no message");
+    return it->second;
+  }
+  void Cut() { cut_ = true; }
+
+ private:
+  int party_;
+  bool cut_ = false;
+  std::map<std::pair<int, uint64_t>, std::vector<uint8_t>> sent_;
+};
+
+struct SetUp {
+  crypto::DealtKey key;
+  lda::Vocabulary vocabulary;
+  std::vector<lda::Corpus> corpora;  // one per party
+  std::filesystem::path state_dir;
+};
+
+const SetUp& Fixed() {
+  static const SetUp* set_up = [] {
+    auto* s = new SetUp;
+    absl::StatusOr<crypto::DealtKey> key =
+        crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, kParties, 2, 3);
+    Require(key.ok());
+    s->key = *std::move(key);
+    absl::StatusOr<lda::Vocabulary> vocabulary = lda::Vocabulary::FromTerms({"a", "b", "c", "d"});
+    Require(vocabulary.ok());
+    s->vocabulary = *std::move(vocabulary);
+    const std::vector<std::vector<lda::TermId>> documents = {{0, 1, 1}, {3, 1}, {2}};
+    for (int p = 0; p < kParties; ++p) {
+      lda::Corpus corpus;
+      corpus.vocabulary = s->vocabulary;
+      corpus.documents.push_back(lda::Document{"doc" + std::to_string(p), documents[p]});
+      s->corpora.push_back(std::move(corpus));
+    }
+    s->state_dir = ScratchFolder("party_state");
+    return s;
+  }();
+  return *set_up;
+}
+
+party::PartyResources Resources(int p) {
+  const SetUp& s = Fixed();
+  party::PartyResources r;
+  r.party_index = p;
+  r.num_parties = kParties;
+  r.key_share = &s.key.shares[static_cast<size_t>(p)];
+  r.corpus = &s.corpora[static_cast<size_t>(p)];
+  r.vocabulary_sha256 = party::VocabularySha256(s.vocabulary);
+  r.initial_topics_seed = 5;
+  r.state_dir = s.state_dir;
+  r.rng_factory = [p](party::PartyRandomSource source) -> std::unique_ptr<crypto::SecureRng> {
+    return std::make_unique<crypto::SeededRng>(900 + 10 * p + static_cast<int>(source));
+  };
+  return r;
+}
+
+pplda::v1::RunParameters Parameters(uint32_t iterations) {
+  pplda::v1::RunParameters p;
+  p.set_num_topics(3);
+  p.set_alpha(0.1);
+  p.set_beta(0.01);
+  p.set_iterations(iterations);
+  p.set_draw_method("binary");
+  p.set_vocabulary_sha256(party::VocabularySha256(Fixed().vocabulary));
+  return p;
+}
+
+pplda::v1::PrepareRequest ValidPrepare() {
+  pplda::v1::PrepareRequest r;
+  r.mutable_header()->set_run_id(kRun);
+  for (const lda::Corpus& c : Fixed().corpora) {
+    r.add_tokens_per_party(static_cast<uint64_t>(c.num_tokens()));
+  }
+  return r;
+}
+
+// A session of party p, joined and (when `prepare`) prepared; the reply of
+// Prepare in *initial.
+std::unique_ptr<party::PartySession> Session(int p, uint32_t iterations, bool prepare,
+                                             LoopbackTransport& links,
+                                             pplda::v1::PrepareReply* initial = nullptr) {
+  absl::StatusOr<std::unique_ptr<party::PartySession>> session =
+      party::PartySession::Create(kRun, Parameters(iterations), Resources(p), links);
+  Require(session.ok());
+  if (prepare) {
+    absl::StatusOr<pplda::v1::PrepareReply> reply = (*session)->Prepare(ValidPrepare());
+    Require(reply.ok());
+    if (initial != nullptr) *initial = *std::move(reply);
+  }
+  return *std::move(session);
+}
+
+// The digest of folding `updates` as iteration 0 (what a party compares).
+absl::StatusOr<std::string> DigestOf(
+    const google::protobuf::RepeatedPtrField<pplda::v1::CountUpdateMessage>& updates) {
+  const SetUp& s = Fixed();
+  absl::StatusOr<crypto::MpcConfig> config = crypto::MpcConfig::Create(kParties, 1);
+  Require(config.ok());
+  party::SecureLdaOptions o;
+  o.num_topics = 3;
+  absl::StatusOr<party::SecureLdaPlan> plan = party::SecureLdaPlan::Create(
+      o, s.vocabulary.size(), {3, 2, 1}, s.key.public_key->paillier(), *config);
+  Require(plan.ok());
+  ASSIGN_OR_RETURN(std::vector<party::CountUpdate> decoded,
+                   party::CountUpdatesFromProto(updates, kRun, *s.key.public_key, *plan));
+  absl::StatusOr<std::unique_ptr<coordinator::LdaCoordinator>> c =
+      coordinator::LdaCoordinator::Create(kRun, *plan, s.key.public_key, nullptr);
+  Require(c.ok());
+  RETURN_IF_ERROR((*c)->Fold(decoded, 0));
+  return std::string((*c)->digest().begin(), (*c)->digest().end());
+}
+
+void WriteSeeds(const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  pplda::v1::JoinRequest join;
+  join.mutable_header()->set_run_id(kRun);
+  *join.mutable_parameters() = Parameters(1);
+  WriteFile(dir / "join", std::string(1, kJoin) + join.SerializeAsString());
+  WriteFile(dir / "prepare", std::string(1, kPrepare) + ValidPrepare().SerializeAsString());
+  std::vector<pplda::v1::CountUpdateMessage> initial;
+  for (int p = 0; p < kParties; ++p) {
+    LoopbackTransport links(p);
+    pplda::v1::PrepareReply reply;
+    Session(p, 1, true, links, &reply);
+    initial.push_back(reply.initial_counts());
+  }
+  pplda::v1::IterateRequest iterate;
+  iterate.mutable_header()->set_run_id(kRun);
+  iterate.mutable_header()->set_iteration(1);
+  for (const auto& u : initial) *iterate.add_previous() = u;
+  WriteFile(dir / "iterate", std::string(1, kIterate) + iterate.SerializeAsString());
+  pplda::v1::PublishRequest publish;
+  publish.mutable_header()->set_run_id(kRun);
+  publish.mutable_header()->set_iteration(1);
+  for (const auto& u : initial) *publish.add_last() = u;
+  absl::StatusOr<std::string> digest = DigestOf(publish.last());
+  Require(digest.ok());
+  publish.set_counts_digest(*digest);
+  publish.set_decrypt(true);
+  WriteFile(dir / "publish", std::string(1, kPublish) + publish.SerializeAsString());
+  std::exit(0);
+}
+
+void Run(Mode mode, std::string_view bytes) {
+  const SetUp& s = Fixed();
+  const int size = static_cast<int>(bytes.size());
+  LoopbackTransport links(0);
+  switch (mode) {
+    case kJoin: {
+      pplda::v1::JoinRequest join;
+      if (!join.ParseFromArray(bytes.data(), size)) return;
+      absl::StatusOr<std::unique_ptr<party::PartySession>> session = party::PartySession::Create(
+          join.header().run_id(), join.parameters(), Resources(0), links);
+      Trace("Join", session.status());
+      if (session.ok()) {
+        Require(CheckPathComponent(join.header().run_id(), "run id").ok());
+        Require((*session)->tokens() <= s.corpora[0].num_tokens());
+      }
+      return;
+    }
+    case kPrepare: {
+      pplda::v1::PrepareRequest prepare;
+      if (!prepare.ParseFromArray(bytes.data(), size)) return;
+      std::unique_ptr<party::PartySession> session = Session(0, 1, false, links);
+      absl::StatusOr<pplda::v1::PrepareReply> reply = session->Prepare(prepare);
+      Trace("Prepare", reply.status());
+      if (reply.ok()) {
+        Require(reply->initial_counts().party() == 0);
+        Require(reply->initial_counts().matrix().ciphertexts_size() > 0);
+      }
+      return;
+    }
+    case kIterate: {
+      pplda::v1::IterateRequest iterate;
+      if (!iterate.ParseFromArray(bytes.data(), size)) return;
+      std::unique_ptr<party::PartySession> session = Session(0, 1, true, links);
+      links.Cut();
+      // Accepted updates end at the cut links ("fuzz: the links are cut").
+      Trace("Iterate", session->Iterate(iterate).status());
+      return;
+    }
+    default: {
+      pplda::v1::PublishRequest publish;
+      if (!publish.ParseFromArray(bytes.data(), size)) return;
+      std::unique_ptr<party::PartySession> session = Session(0, 0, true, links);
+      absl::StatusOr<pplda::v1::PublishReply> reply = session->Publish(publish);
+      Trace("Publish", reply.status());
+      if (reply.ok() && publish.decrypt()) {
+        absl::StatusOr<std::string> digest = DigestOf(publish.last());
+        Require(digest.ok() && *digest == publish.counts_digest());
+        const size_t cts = reply->partials().values_size();
+        Require(cts > 0);
+        Require(
+            party::DecryptionShareFromProto(reply->partials(), kRun, 1, 0, *s.key.public_key, cts)
+                .ok());
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pplda::fuzz
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  const std::filesystem::path seeds = pplda::fuzz::SeedFolder();
+  if (!seeds.empty()) pplda::fuzz::WriteSeeds(seeds);
+  (void)pplda::fuzz::Fixed();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  pplda::fuzz::Run(static_cast<pplda::fuzz::Mode>(data[0] % pplda::fuzz::kModes),
+                   std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
+  return 0;
+}
