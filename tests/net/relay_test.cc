@@ -101,7 +101,10 @@ class RelayTest : public ::testing::Test {
     ASSERT_TRUE(consortium_->relays_mpc());
     coordinator_identity_ = std::make_unique<TlsIdentity>(Identity("coord"));
     RelayHub::Options options;
-    options.connect_grace = std::chrono::milliseconds(500);
+    // Long enough for a TLS connect on a loaded 2-core machine (500 ms made
+    // the MPC test flaky under ctest -j2), short enough for the test that
+    // waits it out for a stopped party (its deadline is 5 s).
+    options.connect_grace = std::chrono::milliseconds(3000);
     options.observer = [this](RelayHub::Direction d, const std::string& party,
                               const std::string& bytes) {
       std::lock_guard<std::mutex> lock(recorded_mu_);
