@@ -34,6 +34,7 @@ struct RunFlags {
   std::string draw = "binary";
   bool watch = false;
   bool verify_conversion = false;
+  bool accept_two_holder_disclosure = false;
   std::string out = "model.json";
   std::string reason = "cancelled from the run CLI";
   DpFlags dp;  // DP training (AddDpTrainingFlags)
@@ -93,6 +94,7 @@ absl::Status RunStart(const RunFlags& f) {
   p.set_beta(f.beta);
   p.set_draw_method(f.draw);
   p.set_verify_conversion(f.verify_conversion);
+  p.set_accept_two_holder_disclosure(f.accept_two_holder_disclosure);
   ASSIGN_OR_RETURN(const privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, InputFlags()));
   if (dp.counts) {
     RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp.counts, f.iterations));
@@ -174,6 +176,10 @@ void AddRunCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) {
   start->add_flag("--verify-conversion", f->verify_conversion,
                   "Proofs of correct decryption in every iteration, verified by every party "
                   "(about 3x the conversion's cost; docs/performance.md)");
+  start->add_flag("--accept-two-holder-disclosure", f->accept_two_holder_disclosure,
+                  "With two data holders and no DP, each learns the other's topic-term counts "
+                  "(the published counts minus its own); refused without this flag (each "
+                  "holder's party.toml must accept it too)");
   AddDpTrainingFlags(start, &f->dp);
   start->callback([f, run] { *run = [f] { return RunStart(*f); }; });
 

@@ -57,6 +57,7 @@
 #include "lda/sampler_options.h"
 #include "lda/vocabulary_file.h"
 #include "party/party_randomness.h"
+#include "party/two_holder_disclosure.h"
 #include "simulation/local_consortium.h"
 #include "spdlog/spdlog.h"
 
@@ -75,6 +76,7 @@ struct SimulateFlags {
   int threads = 0;
   std::string draw = "binary";
   bool verify_conversion = false;
+  bool accept_two_holder_disclosure = false;
   std::string out = "model.json";
   std::string mixtures_dir;
   bool insecure_deterministic_rng = false;  // tests only
@@ -265,6 +267,9 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
           "--mixtures-dir", (std::filesystem::path(f.mixtures_dir) / (p.name + ".csv")).string()));
     }
   }
+  RETURN_IF_ERROR(party::CheckTwoHolderDisclosure(
+      static_cast<int>(named.size()), dp.counts.has_value(), f.accept_two_holder_disclosure,
+      "--accept-two-holder-disclosure"));
   ASSIGN_OR_RETURN(PartyCorpora data, LoadParties(f, named, g.quiet));
   std::vector<simulation::ConsortiumParty> parties;
   int64_t capped = 0;
@@ -482,6 +487,9 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
       ->check(CLI::IsMember({"binary", "tree", "cdf"}));
   app->add_flag("--verify-conversion", flags->verify_conversion,
                "Proofs of correct decryption in every iteration, verified by every party");
+  app->add_flag("--accept-two-holder-disclosure", flags->accept_two_holder_disclosure,
+                "With two --party and no DP, each learns the other's topic-term counts (the "
+                "published counts minus its own); refused without this flag");
   app->add_option("--seed", flags->seed, "Seed of the initial topics (the protocol's own "
                                          "randomness comes from the OS generator)")
       ->capture_default_str()

@@ -15,7 +15,8 @@ const ConfigSchema& PartyConfigSchema() {
       {"party",
        {"name", "consortium", "documents", "vocabulary", "key_share", "state_dir", "listen",
         "box_key", "metrics_listen", "threads", "initial_topics_seed", "receive_timeout_seconds",
-        "insecure_deterministic_rng_seed", "insecure_capture_sent_payloads"}},
+        "insecure_deterministic_rng_seed", "insecure_capture_sent_payloads",
+        "accept_two_holder_disclosure"}},
       {"input", {"format", "split", "window_words", "max_tokens"}},
       {"tls", {"ca", "cert", "key"}}};
   return *schema;
@@ -135,6 +136,14 @@ absl::StatusOr<int64_t> DaemonConfigFile::IntOr(std::string_view table, std::str
   absl::StatusOr<std::optional<int64_t>> v = OptionalInt(table, key, min, max);
   if (!v.ok()) return v.status();
   return v->value_or(fallback);
+}
+
+absl::StatusOr<bool> DaemonConfigFile::BoolOr(std::string_view table, std::string_view key,
+                                              bool fallback) const {
+  const toml::node* node = tables_->root.at_path(Dotted(table, key)).node();
+  if (node == nullptr) return fallback;
+  if (!node->is_boolean()) return Error(table, key, "must be true or false");
+  return node->as_boolean()->get();
 }
 
 absl::StatusOr<std::optional<std::filesystem::path>> DaemonConfigFile::OptionalPath(

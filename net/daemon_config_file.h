@@ -47,6 +47,8 @@ class DaemonConfigFile {
                                 int64_t min, int64_t max) const;
   absl::StatusOr<std::optional<int64_t>> OptionalInt(std::string_view table, std::string_view key,
                                                      int64_t min, int64_t max) const;
+  // A TOML boolean (true / false), `fallback` when absent.
+  absl::StatusOr<bool> BoolOr(std::string_view table, std::string_view key, bool fallback) const;
   // A path, resolved against the config file's folder.
   absl::StatusOr<std::filesystem::path> Path(std::string_view table, std::string_view key) const;
   absl::StatusOr<std::optional<std::filesystem::path>> OptionalPath(std::string_view table,

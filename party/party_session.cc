@@ -19,6 +19,7 @@
 #include "crypto/paillier_serialization.h"
 #include "party/protocol_wire.h"
 #include "party/secure_dp_noise.h"
+#include "party/two_holder_disclosure.h"
 #include "privacy/document_caps.h"
 
 namespace pplda::party {
@@ -185,13 +186,18 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
         "tokens_per_party[", resources_.party_index, "] = ", tokens[resources_.party_index],
         ", but this party holds ", this->tokens(), " tokens"));
   }
+  const std::optional<privacy::DpCountOptions> dp = DpOptionsFromParameters(parameters_);
+  if (this->tokens() > 0) {
+    RETURN_IF_ERROR(CheckTwoHolderDisclosure(
+        DataHolders(tokens), dp.has_value(), resources_.accept_two_holder_disclosure,
+        "accept_two_holder_disclosure = true in this party's party.toml"));
+  }
   SecureLdaOptions options;
   options.num_topics = static_cast<int>(parameters_.num_topics());
   options.alpha = parameters_.alpha();
   options.beta = parameters_.beta();
   ASSIGN_OR_RETURN(options.draw_method, crypto::DrawMethodFromName(parameters_.draw_method()));
   options.verify_conversion = parameters_.verify_conversion();
-  const std::optional<privacy::DpCountOptions> dp = DpOptionsFromParameters(parameters_);
   if (dp.has_value()) {
     // The same derivation as the coordinator's (and every other party's).
     ASSIGN_OR_RETURN(SecureDpSetup setup,

@@ -64,6 +64,10 @@ struct PartyResources {
   // INSECURE, tests only: the seed when rng_factory gives the deterministic
   // sources (reported to the coordinator at Join).
   std::optional<uint64_t> insecure_deterministic_rng_seed;
+  // party.toml accept_two_holder_disclosure (party/two_holder_disclosure.h):
+  // without it a data-holding party refuses, at Prepare, a run with exactly
+  // two data holders and no DP.
+  bool accept_two_holder_disclosure = false;
 };
 
 class PartySession {

@@ -22,6 +22,7 @@
 #include "party/run_state_file.h"
 #include "party/secure_dp_noise.h"
 #include "party/secure_lda_plan.h"
+#include "party/two_holder_disclosure.h"
 #include "privacy/dp_training.h"
 #include "privacy/privacy_unit.h"
 #include "spdlog/spdlog.h"
@@ -189,6 +190,11 @@ absl::Status RunManager::Execute(const std::string& run_id,
   }
   ASSIGN_OR_RETURN(std::vector<int64_t> tokens, group->Join(parameters));
   const int n = group->num_parties();
+  RETURN_IF_ERROR(party::CheckTwoHolderDisclosure(
+      party::DataHolders(tokens), party::DpOptionsFromParameters(parameters).has_value(),
+      parameters.accept_two_holder_disclosure(),
+      "pplda run start --accept-two-holder-disclosure (and accept_two_holder_disclosure = true "
+      "in each data holder's party.toml)"));
   // A party with INSECURE deterministic randomness (tests only) makes the
   // model say so (the first such party's seed).
   std::optional<uint64_t> insecure_deterministic_rng_seed;
@@ -304,9 +310,7 @@ absl::Status RunManager::Execute(const std::string& run_id,
   LeakageContext leakage;
   leakage.setting = "secure multi-party run over the network (party daemons, untrusted coordinator)";
   leakage.key_origin = KeyOriginLabel(options_.key->origin());
-  int holders = 0;
-  for (int64_t t : tokens) holders += t > 0 ? 1 : 0;
-  leakage.data_holders = holders;
+  leakage.data_holders = party::DataHolders(tokens);
   leakage.compute_parties = n;
   leakage.modulus_bits = static_cast<int>(mpz_sizeinbase(options_.key->paillier().n().get_mpz_t(), 2));
   leakage.insecure_deterministic_rng_seed = insecure_deterministic_rng_seed;

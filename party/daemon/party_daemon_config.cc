@@ -32,6 +32,8 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
   if (seed.has_value()) c.initial_topics_seed = static_cast<uint64_t>(*seed);
   ASSIGN_OR_RETURN(int64_t timeout, file.IntOr("party", "receive_timeout_seconds", 600, 1, 86400));
   c.receive_timeout_seconds = static_cast<int>(timeout);
+  ASSIGN_OR_RETURN(c.accept_two_holder_disclosure,
+                   file.BoolOr("party", "accept_two_holder_disclosure", false));
   ASSIGN_OR_RETURN(std::optional<int64_t> rng_seed,
                    file.OptionalInt("party", "insecure_deterministic_rng_seed", 0, INT64_MAX));
   if (rng_seed.has_value()) {

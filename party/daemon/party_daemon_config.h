@@ -19,6 +19,10 @@
 //   threads = 0                     # 0 = all cores
 //   initial_topics_seed = 7         # optional; default: the OS generator
 //   receive_timeout_seconds = 600   # a peer silent this long fails the run
+//   accept_two_holder_disclosure = false   # this data holder joins runs with
+//                                   # exactly two data holders and no DP, where
+//                                   # each holder learns the other's topic-term
+//                                   # counts (refused at Prepare otherwise)
 //   insecure_deterministic_rng_seed = 42   # INSECURE, TESTS ONLY: every random
 //                                   # source of this party from a seeded stream
 //                                   # (party/party_randomness.h), the streams
@@ -60,6 +64,7 @@ struct PartyDaemonConfig {
   int threads = 0;
   std::optional<uint64_t> initial_topics_seed;
   int receive_timeout_seconds = 600;
+  bool accept_two_holder_disclosure = false;
   std::optional<uint64_t> insecure_deterministic_rng_seed;              // tests only
   std::optional<std::filesystem::path> insecure_capture_sent_payloads;  // tests only
   std::string format = "auto";

@@ -15,7 +15,9 @@
 namespace {
 
 namespace fs = std::filesystem;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 using ::pplda::cli::testing::RunPplda;
 using ::pplda::cli::testing::RunResult;
@@ -184,6 +186,33 @@ TEST_F(PpldaCliTest, SimulateRejectsBadPartyLists) {
                         " --topics 2 --key-bits 1024");
   EXPECT_EQ(twice.exit_code, 1);
   EXPECT_THAT(twice.output, HasSubstr("twice"));
+}
+
+// Two holders without DP learn each other's counts from the published ones:
+// refused before any key is dealt unless --accept-two-holder-disclosure, and
+// the model of an accepted run says what each learns.
+TEST_F(PpldaCliTest, SimulateWithTwoHoldersAndNoDpNeedsTheExplicitFlag) {
+  for (const char* party : {"a", "b"}) fs::create_directories(dir_ / party);
+  for (int i = 0; i < 16; ++i) {
+    fs::copy_file(dir_ / "docs" / ("doc" + std::to_string(100 + i) + ".txt"),
+                  dir_ / (i % 2 == 0 ? "a" : "b") / ("doc" + std::to_string(i) + ".txt"));
+  }
+  const std::string command = "simulate --party A=" + Path("a") + " --party B=" + Path("b") +
+                              " --min-df 1 --max-df 1.0 --topics 2 --iterations 1 "
+                              "--key-bits 1024 --out " + Path("two.json");
+  auto refused = RunPplda(command);
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_THAT(refused.output, AllOf(HasSubstr("two data holders and no differential privacy"),
+                                    HasSubstr("--accept-two-holder-disclosure"),
+                                    Not(HasSubstr("dealing"))));
+  EXPECT_FALSE(fs::exists(dir_ / "two.json"));
+  auto accepted = RunPplda("--quiet " + command + " --accept-two-holder-disclosure");
+  ASSERT_EQ(accepted.exit_code, 0) << accepted.output;
+  auto model = pplda::lda::ReadModelFile(Path("two.json"));
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->metadata["privacy"]["data_holders"], 2);
+  EXPECT_THAT(model->metadata["privacy"]["leakage"].get<std::string>(),
+              HasSubstr("each holder learns the other's topic-term counts"));
 }
 
 // The INSECURE test seed is refused at start, naming the flag, unless the

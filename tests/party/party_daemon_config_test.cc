@@ -97,6 +97,24 @@ TEST_F(PartyDaemonConfigTest, ABadSeedIsNamedAsSuchInEveryBuild) {
   }
 }
 
+// The two-holder acceptance is off unless the file says true; anything but a
+// TOML boolean is refused naming the key.
+TEST_F(PartyDaemonConfigTest, TheTwoHolderAcceptanceIsABooleanThatDefaultsToFalse) {
+  absl::StatusOr<PartyDaemonConfig> c = LoadPartyDaemonConfig(Write(""), false);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_FALSE(c->accept_two_holder_disclosure);
+  c = LoadPartyDaemonConfig(Write("accept_two_holder_disclosure = true\n"), false);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_TRUE(c->accept_two_holder_disclosure);
+  for (const char* bad : {"\"yes\"", "1"}) {
+    c = LoadPartyDaemonConfig(Write(std::string("accept_two_holder_disclosure = ") + bad + "\n"),
+                              false);
+    ASSERT_FALSE(c.ok()) << bad;
+    EXPECT_THAT(std::string(c.status().message()),
+                HasSubstr("party.accept_two_holder_disclosure: must be true or false"));
+  }
+}
+
 TEST_F(PartyDaemonConfigTest, TheDaemonsLoaderFollowsThisBuildsGate) {
   absl::StatusOr<PartyDaemonConfig> c =
       LoadPartyDaemonConfig(Write("insecure_deterministic_rng_seed = 42\n"));

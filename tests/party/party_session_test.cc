@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "crypto/paillier_testing.h"
 #include "crypto/transport.h"
+#include "lda/corpus.h"
+#include "party/party_randomness.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "proto/party_control_service.pb.h"
@@ -64,6 +67,60 @@ TEST(PartySessionTest, APlainRunIdGoesOnToTheParameterChecks) {
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << run_id << ": " << s;
     EXPECT_THAT(s.message(), Not(HasSubstr("header.run_id"))) << run_id;
     EXPECT_THAT(s.message(), HasSubstr("parameters.num_topics")) << run_id;
+  }
+}
+
+// Prepare with this party (index 0, 3 tokens) and the others' totals:
+// Prepare's first error. With UnusedTransport a run that gets past the
+// two-holder check fails at the plan comparison, the first MPC round.
+absl::Status PrepareWith(const std::vector<uint64_t>& others, bool accepted, double dp_epsilon) {
+  static const crypto::DealtKey* const key =
+      new crypto::DealtKey(crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, 3, 2).value());
+  lda::Corpus corpus;
+  for (const char* term : {"river", "water", "boat"}) corpus.vocabulary.Add(term);
+  corpus.documents.push_back(lda::Document{"d", {0, 1, 2}});
+  UnusedTransport transport;
+  PartyResources resources;
+  resources.num_parties = 3;
+  resources.key_share = &key->shares[0];
+  resources.corpus = &corpus;
+  resources.vocabulary_sha256 = "v";
+  resources.rng_factory = [](PartyRandomSource source) { return OsRng(0, source); };
+  resources.accept_two_holder_disclosure = accepted;
+  pplda::v1::RunParameters parameters;
+  parameters.set_num_topics(2);
+  parameters.set_alpha(0.5);
+  parameters.set_beta(0.1);
+  parameters.set_iterations(2);
+  parameters.set_draw_method("binary");
+  parameters.set_vocabulary_sha256("v");
+  if (dp_epsilon > 0) {
+    parameters.set_dp_epsilon(dp_epsilon);
+    parameters.set_dp_delta(1e-5);
+    parameters.set_dp_max_tokens(10);
+    parameters.set_dp_max_term_count(2);
+  }
+  absl::StatusOr<std::unique_ptr<PartySession>> session =
+      PartySession::Create("run-1", parameters, resources, transport);
+  if (!session.ok()) return session.status();
+  pplda::v1::PrepareRequest request;
+  request.add_tokens_per_party(3);
+  for (uint64_t t : others) request.add_tokens_per_party(t);
+  return (*session)->Prepare(request).status();
+}
+
+// A data holder refuses a run with exactly two data holders and no DP unless
+// its own config accepts it (the coordinator's flag is not its consent); a
+// DP run, a third holder, or the acceptance gets past the check.
+TEST(PartySessionTest, TwoHoldersWithoutDpAreRefusedUnlessThisPartyAccepts) {
+  const absl::Status refused = PrepareWith({5, 0}, false, 0);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition) << refused;
+  EXPECT_THAT(refused.message(), HasSubstr("accept_two_holder_disclosure = true in this "
+                                           "party's party.toml"));
+  for (const absl::Status& past : {PrepareWith({5, 0}, true, 0), PrepareWith({5, 4}, false, 0),
+                                   PrepareWith({5, 0}, false, 1.0)}) {
+    EXPECT_THAT(past.message(), Not(HasSubstr("two data holders"))) << past;
+    EXPECT_THAT(past.message(), HasSubstr("UnusedTransport")) << past;
   }
 }
 
