@@ -52,11 +52,16 @@ void WriteSeeds(const std::filesystem::path& dir) {
   std::exit(0);
 }
 
-// An encryption of 1 under `key`, from a fixed seed.
+// An encryption of 1 under `key`, from a fixed seed. A 1-bit window keeps
+// the fixed-base table to ell squarings (the default 8-bit window costs
+// about 16,000 multiplications mod N^2 per input: 0.3 s under ASan, and a
+// 10 s libFuzzer timeout on a loaded machine).
 crypto::Ciphertext EncryptOne(const crypto::PaillierPublicKey& key) {
   crypto::SeededRng rng(7);
+  crypto::EncryptorOptions options;
+  options.window_bits = 1;
   absl::StatusOr<std::unique_ptr<crypto::PaillierEncryptor>> encryptor =
-      crypto::PaillierEncryptor::Create(key, rng);
+      crypto::PaillierEncryptor::Create(key, rng, options);
   Require(encryptor.ok());
   absl::StatusOr<crypto::Ciphertext> c = (*encryptor)->Encrypt(mpz_class(1));
   Require(c.ok());
