@@ -160,6 +160,15 @@ void RunManager::RunThread(std::string run_id, pplda::v1::RunParameters paramete
                parameters.iterations());
   const absl::Status status = Execute(run_id, parameters);
   if (!status.ok()) {
+    // A failure of the coordinator's own after Join (a refused policy, a plan
+    // it cannot build) would otherwise leave every party joined to a dead
+    // run, refusing the next one; parties already out of it ignore this.
+    std::shared_ptr<RemotePartyGroup> group;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      group = group_;
+    }
+    if (group != nullptr) group->Abort(absl::StrCat("the run failed: ", status.message()));
     const bool cancelled = status.code() == absl::StatusCode::kCancelled || cancelled_;
     spdlog::error("run {}: {}: {}", run_id, cancelled ? "cancelled" : "failed", status.ToString());
     metrics_.runs_failed->Increment();

@@ -350,6 +350,10 @@ struct ConsortiumOptions {
   // relay.capture), and, INSECURE (test builds only), each party the
   // plaintext payloads it sends (capture/<name>.capture).
   bool capture_traffic = false;
+  // The last party ("modern") is a data-less helper: two data holders.
+  bool last_party_is_helper = false;
+  // Every party's party.toml accepts runs with two data holders and no DP.
+  bool accept_two_holder_disclosure = false;
 };
 
 // The daemons' configs (paths relative to the config file's folder).
@@ -370,7 +374,7 @@ key = "certs/coordinator.key"
 inline constexpr char kPartyToml[] = R"([party]
 name = "$name"
 consortium = "certs/consortium.toml"
-documents = "$documents"
+$documents
 vocabulary = "vocabulary.txt"
 key_share = "keys/$name.key"
 state_dir = "state/$name"
@@ -441,12 +445,18 @@ class LocalConsortium {
         absl::StrAppend(&seed, "insecure_capture_sent_payloads = \"capture/", kPartyNames[i],
                         ".capture\"\n");
       }
+      if (options.accept_two_holder_disclosure) {
+        absl::StrAppend(&seed, "accept_two_holder_disclosure = true\n");
+      }
+      const bool helper = options.last_party_is_helper && i == kParties - 1;
+      const std::string documents =
+          helper ? "" : absl::StrCat("documents = \"", Documents(i).string(), "\"");
       written = WriteText(
           party_config(i),
           absl::StrReplaceAll(
               kPartyToml,
               {{"$name", kPartyNames[i]},
-               {"$documents", Documents(i).string()},
+               {"$documents", documents},
                {"$listen", options.relay ? "" : absl::StrCat("listen = \"", address(i), "\"")},
                {"$seed\n", seed},
                {"$split", options.split},
