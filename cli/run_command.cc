@@ -18,6 +18,7 @@
 #include "cli/input_flags.h"
 #include "cli/number_flags.h"
 #include "cli/output_paths.h"
+#include "cli/privacy_summary.h"
 #include "coordinator/daemon/coordinator_client.h"
 #include "lda/sampler_options.h"
 
@@ -132,6 +133,12 @@ absl::Status RunResult(const RunFlags& f) {
   RETURN_IF_ERROR(WriteFileAtomically(f.out, json));
   std::printf("model written to %s%s; `pplda topics --model %s` shows its topics\n", f.out.c_str(),
               outputs.ReplacedNote(f.out).c_str(), f.out.c_str());
+  // The budget the model records (or that it records none), as `pplda
+  // topics` shows it.
+  const nlohmann::json model = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+  if (model.is_object()) {
+    PrintPrivacySummary(PrivacySummary(model.value("metadata", nlohmann::json())));
+  }
   return absl::OkStatus();
 }
 

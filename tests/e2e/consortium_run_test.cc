@@ -117,6 +117,7 @@ struct FinishedRun {
   std::string run_id;
   nlohmann::json model;
   std::filesystem::path model_path;
+  std::string result_output;  // what `pplda run result` printed
 };
 
 absl::StatusOr<FinishedRun> RunToPublication(const LocalConsortium& c, int iterations,
@@ -138,6 +139,7 @@ absl::StatusOr<FinishedRun> RunToPublication(const LocalConsortium& c, int itera
   CommandResult result = RunPplda(
       {"run", "result", "--config", config, "--run", run.run_id, "--out", run.model_path.string()});
   if (result.exit_code != 0) return absl::InternalError("pplda run result: " + result.Describe());
+  run.result_output = result.output;
   run.model = LoadJson(run.model_path);
   if (run.model.is_discarded()) return absl::InternalError("run result wrote no JSON model");
   return run;
@@ -310,6 +312,10 @@ TEST_F(ConsortiumRunTest, DeterministicDpRunEqualsSimulateWithTheSameKeyAndSeeds
   EXPECT_EQ(privacy["differential_privacy"]["epsilon"],
             sim->model["metadata"]["privacy"]["differential_privacy"]["epsilon"]);
   EXPECT_LE(privacy["differential_privacy"]["epsilon"].get<double>(), 8.0);
+  // `pplda run result` shows the budget the model records.
+  EXPECT_THAT(run->result_output, HasSubstr(")-DP (the model as a whole is NOT DP), covering the "
+                                            "topic-term counts"))
+      << run->result_output;
   EXPECT_EQ(privacy["dp_training"]["distributed_noise"]["noise_parties"], 3);
   EXPECT_FALSE(model["metadata"]["training"].contains("iteration_seconds"));
   EXPECT_FALSE(model["metadata"]["corpus"]["parties"][0].is_object())

@@ -64,6 +64,8 @@ TEST_F(TwoHolderTest, AcceptedByAllItPublishesAndTheModelSaysWhatEachLearns) {
       {"run", "result", "--config", consortium_.coordinator_config().string(), "--out",
        model_path});
   ASSERT_EQ(result.exit_code, 0) << result.Describe();
+  // run result shows the privacy the model records, as `pplda topics` does.
+  EXPECT_THAT(result.output, HasSubstr("the model has NO DP guarantee"));
   absl::StatusOr<lda::LdaModel> model = lda::ReadModelFile(model_path);
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_EQ(model->metadata["privacy"]["data_holders"], 2);
