@@ -58,6 +58,11 @@ class MpcConfig {
 
   // True: pseudo-random secret sharing; false: dealt by parties 0..t.
   bool pseudo_random_sharing() const { return pseudo_random_sharing_; }
+  // True when replicated sharing (replicated_ring.h) can run on the engine:
+  // n = 3, t = 1 and pseudo-random sharing (one key per pair of parties).
+  bool replicated_three_party() const {
+    return num_parties() == 3 && threshold() == 1 && pseudo_random_sharing_;
+  }
   // Number of uniform values summed into a mask's high part: n choose t
   // (pseudo-random) or t + 1 (dealt).
   int mask_summands() const;

@@ -414,6 +414,39 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> MpcEngine::ExchangeWithAll(
   return received;
 }
 
+absl::StatusOr<std::vector<std::vector<uint8_t>>> MpcEngine::Exchange(
+    absl::Span<const int> send_to, std::vector<std::vector<uint8_t>> payloads,
+    absl::Span<const int> receive_from) {
+  const int n = num_parties();
+  if (static_cast<int>(payloads.size()) != n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Exchange: ", payloads.size(), " payloads for ", n, " parties"));
+  }
+  for (absl::Span<const int> peers : {send_to, receive_from}) {
+    for (int j : peers) {
+      if (j < 0 || j >= n || j == party_) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Exchange: party ", party_, " cannot exchange with party ", j));
+      }
+    }
+  }
+  const uint64_t round = BeginRound();
+  for (int j : send_to) RETURN_IF_ERROR(transport_.Send(j, round, std::move(payloads[j])));
+  std::vector<std::vector<uint8_t>> received(n);
+  for (int j : receive_from) {
+    ASSIGN_OR_RETURN(received[j], transport_.Receive(j, round));
+  }
+  return received;
+}
+
+absl::StatusOr<PseudoRandomSharing*> MpcEngine::SharedRandomness() {
+  if (!config_.pseudo_random_sharing()) {
+    return absl::FailedPreconditionError(
+        "the MPC config deals its randomness: no pseudo-random sharing keys");
+  }
+  return PseudoRandom();
+}
+
 absl::StatusOr<PseudoRandomSharing*> MpcEngine::PseudoRandom() {
   if (pseudo_random_) return pseudo_random_.get();
   std::vector<PrssKey> keys(PseudoRandomSharing::KeySets(num_parties(), threshold()).size());

@@ -132,6 +132,21 @@ class MpcEngine {
   // party sent (empty at this party's own index).
   absl::StatusOr<std::vector<std::vector<uint8_t>>> ExchangeWithAll(
       std::vector<std::vector<uint8_t>> payloads);
+  // One round of opaque bytes between chosen peers: sends payloads[j] to
+  // every j in send_to and returns, at index j, what each j in receive_from
+  // sent (empty elsewhere). Every party must make the matching call (what
+  // i sends to j, j receives from i). InvalidArgument for a bad peer id or
+  // a payloads vector without num_parties() entries.
+  absl::StatusOr<std::vector<std::vector<uint8_t>>> Exchange(
+      absl::Span<const int> send_to, std::vector<std::vector<uint8_t>> payloads,
+      absl::Span<const int> receive_from);
+
+  // The pseudo-random sharing (pseudo_random_sharing.h), agreeing its keys
+  // (one round) on first use; FailedPrecondition when the config deals its
+  // randomness instead. For protocol layers that draw from the key sets'
+  // streams (replicated_ring.h): they must do so in the same order at
+  // every member of a set.
+  absl::StatusOr<PseudoRandomSharing*> SharedRandomness();
 
  private:
   struct DealBlock {

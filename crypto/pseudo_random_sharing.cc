@@ -1,6 +1,7 @@
 #include "crypto/pseudo_random_sharing.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -63,10 +64,12 @@ absl::StatusOr<std::unique_ptr<PseudoRandomSharing>> PseudoRandomSharing::Create
   }
   const FieldElement point = ShamirScheme::PointOf(party);
   std::unique_ptr<PseudoRandomSharing> out(new PseudoRandomSharing(shamir.threshold(), point));
+  out->num_sets_ = static_cast<int>(sets.size());
   for (size_t s = 0; s < sets.size(); ++s) {
     if (std::find(sets[s].begin(), sets[s].end(), party) == sets[s].end()) continue;
     out->streams_.push_back(KeyStream{std::make_unique<ExpandedRng>(keys[s]),
-                                      VanishingOutside(sets[s], shamir.num_parties(), point)});
+                                      VanishingOutside(sets[s], shamir.num_parties(), point),
+                                      static_cast<int>(s)});
   }
   if (!outgoing.empty()) {
     out->outgoing_.resize(n);
@@ -97,6 +100,34 @@ FieldVector PseudoRandomSharing::Random(size_t count) {
 FieldVector PseudoRandomSharing::Bounded(size_t count, int bits) {
   return Combine(count,
                  [count, bits](SecureRng& s) { return RandomBoundedVector(s, count, bits); });
+}
+
+FieldVector PseudoRandomSharing::BoundedWithSummands(
+    size_t count, int bits, std::vector<std::vector<uint128>>* summands) {
+  summands->assign(num_sets_, {});
+  return Combine(count, [&](SecureRng& s) {
+    FieldVector values = RandomBoundedVector(s, count, bits);
+    std::vector<uint128>& raw = (*summands)[SetOf(s)];
+    raw.reserve(count);
+    for (const FieldElement& v : values) raw.push_back(v.value());
+    return values;
+  });
+}
+
+int PseudoRandomSharing::SetOf(const SecureRng& stream) const {
+  for (const KeyStream& key : streams_) {
+    if (key.stream.get() == &stream) return key.set;
+  }
+  assert(false && "stream of no key set");
+  return 0;
+}
+
+SecureRng& PseudoRandomSharing::SetStream(int set) {
+  for (KeyStream& key : streams_) {
+    if (key.set == set) return *key.stream;
+  }
+  assert(false && "SetStream: this party is not a member of the set");
+  return *streams_.front().stream;
 }
 
 FieldVector PseudoRandomSharing::Zero(size_t count) {

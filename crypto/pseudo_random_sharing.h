@@ -68,6 +68,14 @@ class PseudoRandomSharing {
   FieldVector Bounded(size_t count, int bits);
   // Degree-2t shares of `count` zeros.
   FieldVector Zero(size_t count);
+  // As Bounded, and also the summands this party knows: summands->at(s) are
+  // the values of key set s (KeySets order) when this party is a member of
+  // s, and empty otherwise.
+  FieldVector BoundedWithSummands(size_t count, int bits,
+                                  std::vector<std::vector<uint128>>* summands);
+  // The stream of key set `set` (KeySets order); this party must be a
+  // member (asserted). For protocols over replicated sharings.
+  SecureRng& SetStream(int set);
 
   // The pairwise streams (requires pairwise keys at Create).
   SecureRng& Outgoing(int party) { return *outgoing_[party]; }
@@ -78,6 +86,7 @@ class PseudoRandomSharing {
   struct KeyStream {
     std::unique_ptr<ExpandedRng> stream;
     FieldElement weight;  // f_A(x_party)
+    int set;              // index in KeySets
   };
 
   PseudoRandomSharing(int threshold, FieldElement point) : threshold_(threshold), point_(point) {}
@@ -85,7 +94,10 @@ class PseudoRandomSharing {
   template <typename Draw>
   FieldVector Combine(size_t count, Draw draw);
 
+  int SetOf(const SecureRng& stream) const;
+
   int threshold_;
+  int num_sets_ = 0;
   FieldElement point_;  // x_party
   std::vector<KeyStream> streams_;
   std::vector<std::unique_ptr<ExpandedRng>> outgoing_, incoming_;  // by party; null at self

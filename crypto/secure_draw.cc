@@ -7,12 +7,17 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "crypto/comparison.h"
+#include "crypto/replicated_ring.h"
 
 namespace pplda::crypto {
 namespace {
 
 constexpr int kMaxTopics = 1 << 16;
 constexpr int kFullRangeMaxBits = 125;  // operands < 2^125 < (p - 1) / 2
+// Replicated: the sign of a value below 2^l in magnitude on l + 1 <= 128
+// bits; conversion of b-bit values needs b + sigma <= 125.
+constexpr int kReplicatedMaxBits = 128;
+constexpr int kReplicatedConversionBudget = 125;
 
 int CeilLog2(int x) {
   int bits = 0;
@@ -59,9 +64,29 @@ struct TopicTree {
   }
 };
 
+// Rounds of ReplicatedRing::LessThanZero on m bits.
+int ReplicatedSignRounds(int m) { return m >= 3 ? 2 + CeilLog2(m - 2) : 1; }
+
+// Rounds of the comparison after U T (replicated: the conversion to the
+// ring, which comes before U T, and the sign).
 int ComparisonOnlineRounds(const SecureDrawPlan& plan) {
+  if (plan.replicated) return 1 + ReplicatedSignRounds(plan.comparison_bits + 1);
   return plan.full_range ? 2 + CeilLog2(FieldElement::kBits)
                          : 1 + CeilLog2(plan.comparison_bits);
+}
+
+// Ring shares of every x with x < 2^bits; the draw's values (U < 2^u,
+// weight sums < 2^weight_bits) all fit in plan.conversion_bits.
+absl::StatusOr<RingShares> ToRing(ReplicatedRing& ring, const SecureDrawPlan& plan,
+                                  const Shares& x) {
+  return ring.FromField(x, plan.conversion_bits);
+}
+
+RingShares RingSlice(const RingShares& a, size_t begin, size_t count) {
+  RingShares out;
+  out.own.assign(a.own.begin() + begin, a.own.begin() + begin + count);
+  out.next.assign(a.next.begin() + begin, a.next.begin() + begin + count);
+  return out;
 }
 
 // Left weights L and totals T for every (token, internal node), token-major.
@@ -85,6 +110,29 @@ void NodeSums(const Shares& weights, size_t tokens, int num_topics, const TopicT
 MaskSpec ComparisonMasks(const MpcConfig& config, const SecureDrawPlan& plan, size_t count) {
   return plan.full_range ? FullRangeMaskSpec(count)
                          : LessThanMaskSpec(config, count, plan.comparison_bits);
+}
+
+// [U T < 2^u L] for every element, opened to its owner only, with
+// replicated sharing: U, L and T to the ring in one round, U T in one,
+// then the sign of U T - 2^u L (|.| < 2^l) on l + 1 bits.
+absl::StatusOr<std::vector<std::optional<bool>>> GoLeftReplicated(
+    MpcEngine& engine, const SecureDrawPlan& plan, const Shares& uniform, const Shares& left,
+    const Shares& total, absl::Span<const int> owners) {
+  ASSIGN_OR_RETURN(ReplicatedRing ring, ReplicatedRing::Create(engine));
+  const size_t n = uniform.size();
+  Shares all = uniform;
+  all.Append(left);
+  all.Append(total);
+  ASSIGN_OR_RETURN(RingShares converted, ToRing(ring, plan, all));
+  ASSIGN_OR_RETURN(RingShares scaled_total,
+                   ring.Mul(RingSlice(converted, 0, n), RingSlice(converted, 2 * n, n)));
+  const RingShares l = RingSlice(converted, n, n);
+  for (size_t e = 0; e < n; ++e) {
+    scaled_total.own[e] -= l.own[e] << plan.uniform_bits;
+    scaled_total.next[e] -= l.next[e] << plan.uniform_bits;
+  }
+  ASSIGN_OR_RETURN(BitShares below, ring.LessThanZero(scaled_total, plan.comparison_bits + 1));
+  return ring.OpenBitsTo(below, owners);
 }
 
 // Shares of [U T < 2^u L] for every element.
@@ -166,6 +214,50 @@ absl::StatusOr<std::vector<std::optional<int>>> DrawParallel(
   return ToTopics(opened, num_topics);
 }
 
+// The inverse CDF with replicated sharing: U, S and the prefixes to the
+// ring in one round, U S in one, the K - 1 bits [2^u P_k - U S - 1 < 0] =
+// [2^u P_k <= U S] (|.| <= 2^l) opened to the owner, who counts them. Being
+// monotone in k (P_k is), they tell the owner its topic and nothing else.
+absl::StatusOr<std::vector<std::optional<int>>> InverseCdfReplicated(
+    MpcEngine& engine, const SecureDrawPlan& plan, const Shares& uniform, const Shares& sums,
+    const Shares& prefixes, absl::Span<const int> owners) {
+  ASSIGN_OR_RETURN(ReplicatedRing ring, ReplicatedRing::Create(engine));
+  const size_t tokens = owners.size();
+  const size_t cuts = static_cast<size_t>(plan.num_topics - 1);
+  Shares all = uniform;
+  all.Append(sums);
+  all.Append(prefixes);
+  ASSIGN_OR_RETURN(RingShares converted, ToRing(ring, plan, all));
+  ASSIGN_OR_RETURN(RingShares scaled_sum, ring.Mul(RingSlice(converted, 0, tokens),
+                                                   RingSlice(converted, tokens, tokens)));
+  RingShares gap = RingSlice(converted, 2 * tokens, tokens * cuts);
+  std::vector<int> receivers(tokens * cuts);
+  for (size_t tau = 0; tau < tokens; ++tau) {
+    for (size_t c = 0; c < cuts; ++c) {
+      const size_t e = tau * cuts + c;
+      gap.own[e] = (gap.own[e] << plan.uniform_bits) - scaled_sum.own[tau];
+      gap.next[e] = (gap.next[e] << plan.uniform_bits) - scaled_sum.next[tau];
+      receivers[e] = owners[tau];
+    }
+  }
+  // -1 on component 0: parties 0 (own) and 2 (next) hold it.
+  const int me = engine.party_id();
+  for (size_t e = 0; e < gap.size(); ++e) {
+    if (me == 0) gap.own[e] -= 1;
+    if (me == 2) gap.next[e] -= 1;
+  }
+  ASSIGN_OR_RETURN(BitShares passed, ring.LessThanZero(gap, plan.comparison_bits + 1));
+  ASSIGN_OR_RETURN(auto opened, ring.OpenBitsTo(passed, receivers));
+  std::vector<std::optional<int>> out(tokens);
+  for (size_t tau = 0; tau < tokens; ++tau) {
+    if (owners[tau] != me) continue;
+    int topic = 0;
+    for (size_t c = 0; c < cuts; ++c) topic += *opened[tau * cuts + c] ? 1 : 0;
+    out[tau] = topic;
+  }
+  return out;
+}
+
 // topic = #{k in 1..K-1 : 2^u P_k <= U S}, P_k = w_0 + ... + w_{k-1}.
 absl::StatusOr<std::vector<std::optional<int>>> DrawInverseCdf(
     MpcEngine& engine, const SecureDrawPlan& plan, const Shares& weights,
@@ -180,6 +272,9 @@ absl::StatusOr<std::vector<std::optional<int>>> DrawInverseCdf(
       prefix += weights[tau * K + k];
     }
     sums[tau] = prefix;
+  }
+  if (plan.replicated) {
+    return InverseCdfReplicated(engine, plan, masks[0].low, sums, prefixes, owners);
   }
   ASSIGN_OR_RETURN(Shares scaled_sum, engine.Mul(masks[0].low, sums));
   Shares lhs(tokens * cuts);
@@ -245,14 +340,23 @@ absl::StatusOr<std::vector<std::optional<int>>> DrawBinarySearch(
       node_left = selected.Slice(0, tokens);
       node_total = selected.Slice(tokens, tokens);
     }
-    ASSIGN_OR_RETURN(Shares go_left,
-                     GoLeft(engine, plan, masks[0].low.Slice(d * tokens, tokens), node_left,
-                            node_total, masks[1].Slice(d * tokens, tokens)));
-    ASSIGN_OR_RETURN(auto decisions, engine.OpenTo(go_left, owners));
+    const Shares uniform = masks[0].low.Slice(d * tokens, tokens);
+    std::vector<std::optional<bool>> decisions(tokens);
+    if (plan.replicated) {
+      ASSIGN_OR_RETURN(decisions, GoLeftReplicated(engine, plan, uniform, node_left, node_total,
+                                                   owners));
+    } else {
+      ASSIGN_OR_RETURN(Shares go_left, GoLeft(engine, plan, uniform, node_left, node_total,
+                                              masks[1].Slice(d * tokens, tokens)));
+      ASSIGN_OR_RETURN(auto opened, engine.OpenTo(go_left, owners));
+      for (size_t tau = 0; tau < tokens; ++tau) {
+        if (opened[tau].has_value()) decisions[tau] = !opened[tau]->IsZero();
+      }
+    }
     for (size_t tau = 0; tau < tokens; ++tau) {
       if (!decisions[tau].has_value() || position[tau] < 0) continue;
       const TopicTree::Node& node = tree.nodes[position[tau]];
-      position[tau] = decisions[tau]->IsZero() ? node.right : node.left;
+      position[tau] = *decisions[tau] ? node.left : node.right;
     }
   }
   std::vector<std::optional<int>> out(tokens);
@@ -301,9 +405,25 @@ absl::StatusOr<SecureDrawPlan> PlanSecureDraw(const MpcConfig& config,
   plan.comparison_bits = plan.uniform_bits + options.weight_bits;
   const bool fits_statistical = plan.comparison_bits <= config.max_comparison_bits();
   const bool fits_full = plan.comparison_bits <= kFullRangeMaxBits;
+  const int conversion_bits = std::max(plan.uniform_bits, options.weight_bits);
+  const bool fits_replicated = config.replicated_three_party() &&
+                               options.method != DrawMethod::kParallelTree &&
+                               plan.comparison_bits + 1 <= kReplicatedMaxBits &&
+                               conversion_bits + config.sigma() <= kReplicatedConversionBudget;
   switch (options.comparison) {
     case DrawComparison::kAuto:
-      plan.full_range = !fits_statistical;
+      plan.replicated = fits_replicated;
+      plan.full_range = !fits_replicated && !fits_statistical;
+      break;
+    case DrawComparison::kReplicated:
+      if (!fits_replicated) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "secure draw: replicated comparisons need 3 parties, threshold 1, pseudo-random "
+            "sharing, the binary-search or inverse-CDF draw, comparisons of at most ",
+            kReplicatedMaxBits - 1, " bits (", plan.comparison_bits, " here) and weights of at most ",
+            kReplicatedConversionBudget - config.sigma(), " bits"));
+      }
+      plan.replicated = true;
       break;
     case DrawComparison::kStatistical:
       plan.full_range = false;
@@ -312,7 +432,9 @@ absl::StatusOr<SecureDrawPlan> PlanSecureDraw(const MpcConfig& config,
       plan.full_range = true;
       break;
   }
-  if ((!plan.full_range && !fits_statistical) || (plan.full_range && !fits_full)) {
+  if (plan.replicated) plan.conversion_bits = conversion_bits;
+  if (!plan.replicated &&
+      ((!plan.full_range && !fits_statistical) || (plan.full_range && !fits_full))) {
     return absl::InvalidArgumentError(absl::StrCat(
         "secure draw: weight_bits = ", options.weight_bits, " plus ", plan.uniform_bits,
         " uniform bits needs ", plan.comparison_bits, "-bit comparisons; the limit is ",
@@ -375,6 +497,7 @@ std::vector<MaskSpec> SecureDrawMaskSpecs(const MpcConfig& config, const SecureD
       uniforms = comparisons = tokens * plan.tree_depth;
       break;
   }
+  if (plan.replicated) return {MaskSpec{uniforms, plan.uniform_bits, 0, false}};
   return {MaskSpec{uniforms, plan.uniform_bits, 0, false},
           ComparisonMasks(config, plan, comparisons)};
 }

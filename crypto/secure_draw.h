@@ -78,7 +78,7 @@
 namespace pplda::crypto {
 
 enum class DrawMethod { kParallelTree, kBinarySearch, kInverseCdf };
-enum class DrawComparison { kAuto, kStatistical, kFullRange };
+enum class DrawComparison { kAuto, kStatistical, kFullRange, kReplicated };
 
 // The methods' names on the command line and the wire: "binary", "tree",
 // "cdf". InvalidArgument for any other name.
@@ -99,7 +99,9 @@ struct SecureDrawPlan {
   int uniform_bits = 0;       // u: sigma + ceil(log2 D), or for the inverse
                               // CDF sigma + ceil(log2 K) - 1
   int comparison_bits = 0;    // l = u + weight_bits
-  bool full_range = false;    // comparison kind chosen
+  bool full_range = false;    // comparison kind chosen (field)
+  bool replicated = false;    // or replicated sharing (replicated_ring.h)
+  int conversion_bits = 0;    // replicated: width of the values converted
   int comparisons_per_token = 0;
   int rounds = 0;             // for any number of tokens (without the
                               // engine's one-time key agreement)

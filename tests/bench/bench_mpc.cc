@@ -14,11 +14,14 @@
 #include <memory>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "base/status_macros.h"
 #include "crypto/comparison.h"
 #include "crypto/mpc_testing.h"
 #include "crypto/paillier_testing.h"
 #include "crypto/share_conversion.h"
 #include "crypto/reciprocal.h"
+#include "crypto/replicated_ring.h"
 #include "crypto/secure_draw.h"
 #include "tests/bench/network_cost_model.h"
 #include "tests/bench/tuned_benchmark_main.h"
@@ -100,6 +103,45 @@ BENCHMARK(BM_LessThan)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// [a < b] with replicated sharing (replicated_ring.h) from the same field
+// shares as BM_LessThan: both operands to the ring in one round, then the
+// sign of a - b on bits + 1 bits. The result is a boolean sharing (what the
+// draw opens to the token's owner), not a field sharing.
+// Args: bits, batch size; 3 parties.
+void BM_ReplicatedLessThan(benchmark::State& state) {
+  const int bits = static_cast<int>(state.range(0));
+  const size_t batch = state.range(1);
+  auto bed = MakeBed(3, 3);
+  SeededRng rng(4);
+  auto a = bed->Share(RandomBoundedVector(rng, batch, bits));
+  auto b = bed->Share(RandomBoundedVector(rng, batch, bits));
+  for (auto _ : state) {
+    bed->network().ResetStats();
+    RunOrFail(state, *bed, [&](MpcEngine& e) -> absl::Status {
+      ASSIGN_OR_RETURN(ReplicatedRing ring, ReplicatedRing::Create(e));
+      Shares both = a[e.party_id()];
+      both.Append(b[e.party_id()]);
+      ASSIGN_OR_RETURN(RingShares r, ring.FromField(both, bits));
+      RingShares diff;
+      for (size_t i = 0; i < batch; ++i) {
+        diff.own.push_back(r.own[i] - r.own[batch + i]);
+        diff.next.push_back(r.next[i] - r.next[batch + i]);
+      }
+      return ring.LessThanZero(diff, bits + 1).status();
+    });
+  }
+  state.SetItemsProcessed(state.iterations() * batch);
+  ReportTraffic(state, *bed, batch);
+}
+BENCHMARK(BM_ReplicatedLessThan)
+    ->ArgNames({"bits", "batch"})
+    ->Args({32, 10000})
+    ->Args({64, 10000})
+    ->Args({82, 10000})
+    ->Args({64, 100000})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 void BM_Equal(benchmark::State& state) {
   const int bits = static_cast<int>(state.range(0));
   const size_t batch = state.range(1);
@@ -168,8 +210,10 @@ BENCHMARK(BM_Reciprocal)
     ->UseRealTime();
 
 // Args: K, tokens, method (DrawMethod: 0 parallel tree, 1 binary search, 2
-// inverse CDF), weight bits. Owners rotate over the 3 parties; weights are
-// random below 2^(bits-5).
+// inverse CDF), weight bits, comparison (DrawComparison: 0 auto, which is
+// replicated sharing for methods 1 and 2; 1 statistical, 2 full range: the
+// field comparisons). Owners rotate over the 3 parties; weights are random
+// below 2^(bits-5).
 void BM_SecureDraw(benchmark::State& state) {
   const int num_topics = static_cast<int>(state.range(0));
   const size_t tokens = state.range(1);
@@ -180,7 +224,8 @@ void BM_SecureDraw(benchmark::State& state) {
   auto weights = bed->Share(RandomBoundedVector(rng, tokens * num_topics, weight_bits - 5));
   std::vector<int> owners(tokens);
   for (size_t tau = 0; tau < tokens; ++tau) owners[tau] = static_cast<int>(tau % 3);
-  const SecureDrawOptions options{num_topics, weight_bits, method, DrawComparison::kAuto};
+  const auto comparison = static_cast<DrawComparison>(state.range(4));
+  const SecureDrawOptions options{num_topics, weight_bits, method, comparison};
   for (auto _ : state) {
     bed->network().ResetStats();
     RunOrFail(state, *bed, [&](MpcEngine& e) {
@@ -191,16 +236,21 @@ void BM_SecureDraw(benchmark::State& state) {
   ReportTraffic(state, *bed, tokens);
 }
 BENCHMARK(BM_SecureDraw)
-    ->ArgNames({"K", "tokens", "method", "wbits"})
-    ->Args({5, 3000, 0, 32})
-    ->Args({20, 3000, 0, 32})
-    ->Args({5, 3000, 1, 32})
-    ->Args({20, 3000, 1, 32})
-    ->Args({20, 3000, 1, 64})
-    ->Args({5, 3000, 2, 32})
-    ->Args({20, 3000, 2, 32})
-    ->Args({5, 3000, 1, 60})
-    ->Args({5, 3000, 2, 60})
+    ->ArgNames({"K", "tokens", "method", "wbits", "cmp"})
+    ->Args({5, 3000, 0, 32, 0})
+    ->Args({20, 3000, 0, 32, 0})
+    ->Args({5, 3000, 1, 32, 0})
+    ->Args({5, 3000, 1, 32, 1})
+    ->Args({20, 3000, 1, 32, 0})
+    ->Args({20, 3000, 1, 32, 1})
+    ->Args({20, 3000, 1, 64, 0})
+    ->Args({5, 3000, 2, 32, 0})
+    ->Args({5, 3000, 2, 32, 1})
+    ->Args({20, 3000, 2, 32, 0})
+    ->Args({5, 3000, 1, 60, 0})
+    ->Args({5, 3000, 1, 60, 2})
+    ->Args({5, 3000, 2, 60, 0})
+    ->Args({5, 3000, 2, 60, 2})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

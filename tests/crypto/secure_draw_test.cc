@@ -1,5 +1,7 @@
 #include "crypto/secure_draw.h"
 
+#include <tuple>
+
 #include "absl/status/status.h"
 #include "crypto/mpc_testing.h"
 #include "gmock/gmock.h"
@@ -53,6 +55,9 @@ std::vector<int> OwnersView(const DrawOutput& out, const std::vector<int>& owner
 struct Case {
   int num_topics;
   DrawMethod method;
+  // kAuto: replicated sharing for binary search and inverse CDF (3 parties),
+  // the field comparison for the parallel tree.
+  DrawComparison comparison = DrawComparison::kAuto;
 };
 
 class SecureDrawTest : public ::testing::TestWithParam<Case> {};
@@ -66,13 +71,21 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{5, DrawMethod::kBinarySearch}, Case{7, DrawMethod::kBinarySearch},
                       Case{64, DrawMethod::kBinarySearch}, Case{1, DrawMethod::kInverseCdf},
                       Case{2, DrawMethod::kInverseCdf}, Case{3, DrawMethod::kInverseCdf},
-                      Case{5, DrawMethod::kInverseCdf}, Case{64, DrawMethod::kInverseCdf}),
+                      Case{5, DrawMethod::kInverseCdf}, Case{64, DrawMethod::kInverseCdf},
+                      Case{5, DrawMethod::kBinarySearch, DrawComparison::kStatistical},
+                      Case{7, DrawMethod::kBinarySearch, DrawComparison::kStatistical},
+                      Case{5, DrawMethod::kInverseCdf, DrawComparison::kStatistical},
+                      Case{7, DrawMethod::kInverseCdf, DrawComparison::kFullRange}),
     [](const auto& info) {
       const DrawMethod m = info.param.method;
+      const DrawComparison c = info.param.comparison;
       return std::string(m == DrawMethod::kParallelTree   ? "Parallel"
                          : m == DrawMethod::kBinarySearch ? "Binary"
                                                           : "InverseCdf") +
-             "K" + std::to_string(info.param.num_topics);
+             "K" + std::to_string(info.param.num_topics) +
+             (c == DrawComparison::kStatistical ? "Field"
+              : c == DrawComparison::kFullRange ? "FullRange"
+                                                : "");
     });
 
 // A token whose weight sits on one topic must draw that topic every time:
@@ -90,7 +103,7 @@ TEST_P(SecureDrawTest, SingleNonZeroWeightIsAlwaysDrawn) {
       expected.push_back(k);
     }
   }
-  const SecureDrawOptions options{K, weight_bits, GetParam().method, DrawComparison::kAuto};
+  const SecureDrawOptions options{K, weight_bits, GetParam().method, GetParam().comparison};
   auto out = RunDraw(*bed, weights, owners, options);
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(OwnersView(*out, owners), expected);
@@ -117,13 +130,31 @@ TEST(SecureDrawTest, TwoTopicsFollowTheirWeights) {
   EXPECT_NEAR(ones, 1500, 97);
 }
 
-TEST(SecureDrawTest, FullRangeComparisonAllowsEightyBitWeights) {
-  for (DrawMethod method : {DrawMethod::kParallelTree, DrawMethod::kInverseCdf}) {
+TEST(SecureDrawTest, FullRangeAndReplicatedComparisonsAllowEightyBitWeights) {
+  const std::pair<DrawMethod, DrawComparison> cases[] = {
+      {DrawMethod::kParallelTree, DrawComparison::kAuto},
+      {DrawMethod::kInverseCdf, DrawComparison::kFullRange},
+      {DrawMethod::kInverseCdf, DrawComparison::kAuto},
+      {DrawMethod::kBinarySearch, DrawComparison::kAuto}};
+  for (auto [method, comparison] : cases) {
     auto bed = MpcTestbed::Create(3, 1, 52).value();
-    const SecureDrawOptions options{5, 80, method, DrawComparison::kAuto};
+    const SecureDrawOptions options{5, 80, method, comparison};
     auto plan = PlanSecureDraw(bed->config(), options).value();
-    EXPECT_TRUE(plan.full_range);
-    EXPECT_EQ(plan.comparison_bits, 40 + 2 + 80);  // ceil(log2 D) = ceil(log2 K) - 1 = 2
+    EXPECT_EQ(plan.full_range, comparison == DrawComparison::kFullRange ||
+                                   method == DrawMethod::kParallelTree);
+    EXPECT_EQ(plan.replicated, !plan.full_range);
+    if (method == DrawMethod::kBinarySearch) {
+      EXPECT_EQ(plan.comparison_bits, 40 + 2 + 80);  // u = sigma + ceil(log2 D), D = 3
+      EXPECT_EQ(plan.conversion_bits, 80);
+      // Replicated: every uniform and weight sum converted (2 + 3 rounds per
+      // level: conversion, U T, sign on 123 bits, reveal), no comparison masks.
+      EXPECT_EQ(plan.rounds, 2 + (1 + 1 + (2 + 7) + 1) + (2 + 1 + 1 + (2 + 7) + 1) +
+                                 (1 + 1 + (2 + 7) + 1));
+      EXPECT_EQ(SecureDrawMaskSpecs(bed->config(), plan, 3).size(), 1u);
+    }
+    if (method != DrawMethod::kBinarySearch) {
+      EXPECT_EQ(plan.comparison_bits, 40 + 2 + 80);  // ceil(log2 K) - 1 = 2
+    }
     // Weights 2^62 on topics 1 and 3 of token 0; one topic each for the rest.
     std::vector<int64_t> weights = {0, 1LL << 62, 0, 1LL << 62, 0,          // token 0
                                     0, 0,         0, 0,         1LL << 62,  // token 1 -> 4
@@ -159,6 +190,7 @@ TEST(SecureDrawTest, FivePartiesBinarySearchWithStatisticalComparison) {
 
 TEST(SecureDrawTest, PlanReportsDepthBitsAndComparisons) {
   auto config = MpcConfig::Create(3, 1).value();
+  constexpr DrawComparison kField = DrawComparison::kStatistical;
   auto plan = PlanSecureDraw(config, {20, 32, DrawMethod::kParallelTree}).value();
   EXPECT_EQ(plan.tree_depth, 5);
   EXPECT_EQ(plan.uniform_bits, 43);  // 40 + ceil(log2 5)
@@ -167,22 +199,31 @@ TEST(SecureDrawTest, PlanReportsDepthBitsAndComparisons) {
   EXPECT_EQ(plan.comparisons_per_token, 19);
   // Masks (2 rounds: dealt bits and XOR), U T, comparison, tree, reveal.
   EXPECT_EQ(plan.rounds, 2 + 1 + (1 + 7) + 4 + 1);
-  plan = PlanSecureDraw(config, {20, 32, DrawMethod::kBinarySearch}).value();
+  plan = PlanSecureDraw(config, {20, 32, DrawMethod::kBinarySearch, kField}).value();
   EXPECT_EQ(plan.comparisons_per_token, 5);
   // Root level: U T, comparison, reveal; four more levels add deal and
   // inner products.
   EXPECT_EQ(plan.rounds, 2 + (1 + 8 + 1) + 4 * (2 + 1 + 8 + 1));
+  // Replicated (the default for 3 parties): conversion, U T, sign on 76 bits
+  // (2 + ceil(log2 74)), reveal.
+  plan = PlanSecureDraw(config, {20, 32, DrawMethod::kBinarySearch}).value();
+  EXPECT_TRUE(plan.replicated);
+  EXPECT_EQ(plan.conversion_bits, 43);
+  EXPECT_EQ(plan.rounds, 2 + (1 + 1 + 9 + 1) + 4 * (2 + 1 + 1 + 9 + 1));
   // Random bits by pseudo-random squares: masks in 1 round.
   auto squares = MpcConfig::Create(3, 1, 40, MpcConfig::SharedRandomness::kPseudoRandom).value();
   EXPECT_EQ(PlanSecureDraw(squares, {20, 32, DrawMethod::kParallelTree}).value().rounds,
             1 + 1 + (1 + 7) + 4 + 1);
   // Inverse CDF: u = 40 + ceil(log2 20) - 1 = 44; masks, U S, comparison
   // (1 + ceil(log2 76)), reveal.
-  plan = PlanSecureDraw(config, {20, 32, DrawMethod::kInverseCdf}).value();
+  plan = PlanSecureDraw(config, {20, 32, DrawMethod::kInverseCdf, kField}).value();
   EXPECT_EQ(plan.uniform_bits, 44);
   EXPECT_EQ(plan.comparison_bits, 76);
   EXPECT_EQ(plan.comparisons_per_token, 19);
   EXPECT_EQ(plan.rounds, 2 + 1 + (1 + 7) + 1);
+  plan = PlanSecureDraw(config, {20, 32, DrawMethod::kInverseCdf}).value();
+  EXPECT_TRUE(plan.replicated);
+  EXPECT_EQ(plan.rounds, 2 + 1 + 1 + 9 + 1);
   plan = PlanSecureDraw(config, {1, 10}).value();
   EXPECT_EQ(plan.rounds, 0);
   EXPECT_EQ(plan.comparisons_per_token, 0);
@@ -200,9 +241,16 @@ TEST(SecureDrawTest, MethodNamesMapAndUnknownNamesAreRefused) {
 // Precomputed draw masks must match SecureDrawMaskSpecs.
 TEST(SecureDrawTest, PrecomputedMasksMustMatchTheirSpecs) {
   auto bed = MpcTestbed::Create(3, 1, 55).value();
-  const SecureDrawOptions options{3, 10, DrawMethod::kInverseCdf};
+  const SecureDrawOptions options{3, 10, DrawMethod::kInverseCdf, DrawComparison::kStatistical};
   const auto plan = PlanSecureDraw(bed->config(), options).value();
   EXPECT_EQ(SecureDrawMaskSpecs(bed->config(), plan, 4).size(), 2u);
+  // Replicated comparisons need the uniforms only.
+  EXPECT_EQ(SecureDrawMaskSpecs(bed->config(),
+                                PlanSecureDraw(bed->config(), {3, 10, DrawMethod::kInverseCdf})
+                                    .value(),
+                                4)
+                .size(),
+            1u);
   auto shares = bed->ShareIntegers(std::vector<int64_t>(12, 1));
   const std::vector<int> owners = {0, 1, 2, 0};
   absl::Status s = bed->Run([&](MpcEngine& e) {
@@ -233,6 +281,20 @@ TEST(SecureDrawTest, BadOptionsAndInputsAreRejected) {
   EXPECT_THAT(plan.status().message(), HasSubstr("126-bit comparisons"));
   plan = PlanSecureDraw(config, {4, 50, DrawMethod::kParallelTree, DrawComparison::kStatistical});
   EXPECT_THAT(plan.status().message(), HasSubstr("the limit is 83 (statistical)"));
+  // Replicated comparisons: 3 parties with pair keys, no parallel tree,
+  // comparisons of at most 127 bits, weights of at most 85.
+  for (auto [parties, threshold, method, bits] :
+       {std::tuple{5, 2, DrawMethod::kBinarySearch, 20},
+        std::tuple{3, 1, DrawMethod::kParallelTree, 20},
+        std::tuple{3, 1, DrawMethod::kBinarySearch, 86}}) {
+    auto other = MpcConfig::Create(parties, threshold).value();
+    plan = PlanSecureDraw(other, {4, bits, method, DrawComparison::kReplicated});
+    EXPECT_EQ(plan.status().code(), absl::StatusCode::kInvalidArgument) << bits;
+    EXPECT_THAT(plan.status().message(), HasSubstr("replicated comparisons need 3 parties"));
+  }
+  EXPECT_TRUE(PlanSecureDraw(config, {4, 85, DrawMethod::kBinarySearch}).value().replicated);
+  auto dealt = MpcConfig::Create(3, 1, 40, MpcConfig::SharedRandomness::kDealt).value();
+  EXPECT_FALSE(PlanSecureDraw(dealt, {4, 20, DrawMethod::kBinarySearch}).value().replicated);
 
   auto bed = MpcTestbed::Create(3, 1, 54).value();
   absl::Status s = bed->Run([](MpcEngine& e) {
