@@ -32,7 +32,7 @@ struct RunFlags {
   int iterations = 50;
   double alpha = 0.1;
   double beta = 0.01;
-  std::string draw = "binary";
+  std::string draw = "cdf";
   bool watch = false;
   bool verify_conversion = false;
   bool accept_two_holder_disclosure = false;

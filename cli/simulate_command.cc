@@ -74,7 +74,7 @@ struct SimulateFlags {
   std::string key_dir;  // empty: deal a key here
   uint64_t seed = 1;
   int threads = 0;
-  std::string draw = "binary";
+  std::string draw = "cdf";
   bool verify_conversion = false;
   bool accept_two_holder_disclosure = false;
   std::string out = "model.json";

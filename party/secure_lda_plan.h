@@ -76,7 +76,7 @@ struct SecureLdaOptions {
   int num_topics = 20;
   double alpha = 0.1;
   double beta = 0.01;
-  crypto::DrawMethod draw_method = crypto::DrawMethod::kBinarySearch;
+  crypto::DrawMethod draw_method = crypto::DrawMethod::kInverseCdf;
   // Proofs of correct decryption in every iteration's conversion, verified
   // by every receiver (crypto/share_conversion.h, verified mode).
   bool verify_conversion = false;

@@ -54,8 +54,8 @@ absl::Status CheckParameters(const pplda::v1::RunParameters& p) {
     return absl::InvalidArgumentError(absl::StrCat("iterations: ", p.iterations(),
                                                    " is above 1000000"));
   }
-  if (p.draw_method() != "binary" && p.draw_method() != "tree") {
-    return absl::InvalidArgumentError("draw: '" + p.draw_method() + "' is neither binary nor tree");
+  if (absl::Status method = crypto::DrawMethodFromName(p.draw_method()).status(); !method.ok()) {
+    return absl::InvalidArgumentError("draw: " + std::string(method.message()));
   }
   if (const std::optional<privacy::DpCountOptions> dp = party::DpOptionsFromParameters(p)) {
     RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp, static_cast<int>(p.iterations())));
@@ -223,8 +223,7 @@ absl::Status RunManager::Execute(const std::string& run_id,
   lda.num_topics = static_cast<int>(parameters.num_topics());
   lda.alpha = parameters.alpha();
   lda.beta = parameters.beta();
-  lda.draw_method = parameters.draw_method() == "tree" ? crypto::DrawMethod::kParallelTree
-                                                       : crypto::DrawMethod::kBinarySearch;
+  ASSIGN_OR_RETURN(lda.draw_method, crypto::DrawMethodFromName(parameters.draw_method()));
   lda.verify_conversion = parameters.verify_conversion();
   const std::optional<privacy::DpCountOptions> dp = party::DpOptionsFromParameters(parameters);
   std::optional<party::SecureDpSetup> dp_setup;

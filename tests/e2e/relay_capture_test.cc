@@ -173,7 +173,7 @@ TEST_F(RelayCaptureTest, CoordinatorsRelayedTrafficHoldsNoPlaintextPayloadPiece)
   }
   CommandResult start =
       RunPplda({"run", "start", "--config", consortium_.coordinator_config().string(), "--topics",
-                "2", "--iterations", "1", "--watch"},
+                "2", "--iterations", "1", "--draw", "binary", "--watch"},
                std::chrono::seconds(300));
   ASSERT_EQ(start.exit_code, 0) << start.Describe();
   ASSERT_THAT(start.output, HasSubstr(": published"));
