@@ -5,9 +5,12 @@
 // a given test with probability 0.001; the seeds make runs deterministic).
 // Buckets are the top bits of field elements (p = 2^127 - 1, so the top
 // bucket is short by a single value, which is negligible).
+#include <algorithm>
 #include <array>
 
+#include "base/status_macros.h"
 #include "crypto/comparison.h"
+#include "crypto/replicated_ring.h"
 #include "crypto/mpc_testing.h"
 #include "gtest/gtest.h"
 
@@ -15,6 +18,7 @@ namespace pplda::crypto {
 namespace {
 
 // Upper 0.001 quantiles of chi-square for the degrees of freedom used.
+constexpr double kChiSquare999Df7 = 24.322;
 constexpr double kChiSquare999Df15 = 37.697;
 constexpr double kChiSquare999Df23 = 49.728;
 constexpr double kChiSquare999Df63 = 103.442;
@@ -198,6 +202,43 @@ TEST(MpcViewStatTest, OpenedComparisonValueDoesNotDependOnTheInputsWithPseudoRan
 
 TEST(MpcViewStatTest, OpenedComparisonValueDoesNotDependOnTheInputsWithDefaultMasks) {
   ExpectOpenedComparisonValueIndependentOfInputs(MpcConfig::SharedRandomness::kAuto);
+}
+
+// Replicated conversion (replicated_ring.h): what a party of component
+// e mod 3's pair learns is c minus the two masks it knows, x + r_missing
+// with r_missing uniform on [0, 2^(b + sigma)); its two ring components add
+// up to exactly that. Its low b bits are uniform and its top part follows
+// the uniform law on 8 buckets for x = 0 and x = 2^b - 1 alike (distance
+// 2^-sigma); a narrower mask than stated fails the second check.
+TEST(MpcViewStatTest, ReplicatedConversionRevealsOnlyMaskedValues) {
+  const int kBatch = 30000, kBits = 20, sigma = MpcConfig::kDefaultSigma;
+  const uint128 max = (uint128{1} << kBits) - 1;
+  std::vector<std::vector<int64_t>> high_hist;
+  for (bool small : {true, false}) {
+    auto bed = MpcTestbed::Create(3, 1, 79).value();
+    auto x = bed->Share(FieldVector(kBatch, FieldElement::FromUint128(small ? 0 : max)));
+    std::vector<RingShares> ring(3);
+    ASSERT_TRUE(bed->Run([&](MpcEngine& e) -> absl::Status {
+      ASSIGN_OR_RETURN(ReplicatedRing r, ReplicatedRing::Create(e));
+      ASSIGN_OR_RETURN(ring[e.party_id()], r.FromField(x[e.party_id()], kBits));
+      return absl::OkStatus();
+    }).ok());
+    std::vector<int64_t> low(16, 0), high(8, 0);
+    for (int p = 0; p < 3; ++p) {
+      for (int e = 0; e < kBatch; ++e) {
+        const int component = e % 3;
+        if (component != p && component != (p + 1) % 3) continue;  // nothing opened to p
+        const uint128 seen = ring[p].own[e] + ring[p].next[e];       // x + r_missing
+        ASSERT_TRUE(seen < (uint128{1} << (kBits + sigma + 1)));
+        low[static_cast<int>((seen & max) >> (kBits - 4))] += 1;
+        high[static_cast<int>(std::min<uint128>(seen >> (kBits + sigma - 3), 7))] += 1;
+      }
+    }
+    EXPECT_LT(UniformChiSquare(low), kChiSquare999Df15);
+    EXPECT_LT(UniformChiSquare(high), kChiSquare999Df7);
+    high_hist.push_back(high);
+  }
+  EXPECT_LT(TwoSampleChiSquare(high_hist[0], high_hist[1]), kChiSquare999Df7);
 }
 
 }  // namespace
