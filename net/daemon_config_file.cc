@@ -16,7 +16,7 @@ const ConfigSchema& PartyConfigSchema() {
        {"name", "consortium", "documents", "vocabulary", "key_share", "state_dir", "listen",
         "box_key", "metrics_listen", "threads", "initial_topics_seed", "receive_timeout_seconds",
         "insecure_deterministic_rng_seed", "insecure_capture_sent_payloads",
-        "accept_two_holder_disclosure"}},
+        "accept_two_holder_disclosure", "privacy_budget_epsilon", "privacy_budget_delta"}},
       {"input", {"format", "split", "window_words", "max_tokens"}},
       {"tls", {"ca", "cert", "key"}}};
   return *schema;
@@ -136,6 +136,26 @@ absl::StatusOr<int64_t> DaemonConfigFile::IntOr(std::string_view table, std::str
   absl::StatusOr<std::optional<int64_t>> v = OptionalInt(table, key, min, max);
   if (!v.ok()) return v.status();
   return v->value_or(fallback);
+}
+
+absl::StatusOr<std::optional<double>> DaemonConfigFile::OptionalDouble(std::string_view table,
+                                                                      std::string_view key,
+                                                                      double min,
+                                                                      double max) const {
+  const toml::node* node = tables_->root.at_path(Dotted(table, key)).node();
+  if (node == nullptr) return std::nullopt;
+  double v = 0;
+  if (node->is_floating_point()) {
+    v = node->as_floating_point()->get();
+  } else if (node->is_integer()) {
+    v = static_cast<double>(node->as_integer()->get());
+  } else {
+    return Error(table, key, "must be a number");
+  }
+  if (!(v >= min && v <= max)) {
+    return Error(table, key, absl::StrCat(v, " is outside [", min, ", ", max, "]"));
+  }
+  return v;
 }
 
 absl::StatusOr<bool> DaemonConfigFile::BoolOr(std::string_view table, std::string_view key,

@@ -47,6 +47,10 @@ class DaemonConfigFile {
                                 int64_t min, int64_t max) const;
   absl::StatusOr<std::optional<int64_t>> OptionalInt(std::string_view table, std::string_view key,
                                                      int64_t min, int64_t max) const;
+  // A TOML float or integer in [min, max]; nullopt when absent.
+  absl::StatusOr<std::optional<double>> OptionalDouble(std::string_view table,
+                                                       std::string_view key, double min,
+                                                       double max) const;
   // A TOML boolean (true / false), `fallback` when absent.
   absl::StatusOr<bool> BoolOr(std::string_view table, std::string_view key, bool fallback) const;
   // A path, resolved against the config file's folder.

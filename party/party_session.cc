@@ -191,6 +191,7 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
     RETURN_IF_ERROR(CheckTwoHolderDisclosure(
         DataHolders(tokens), dp.has_value(), resources_.accept_two_holder_disclosure,
         "accept_two_holder_disclosure = true in this party's party.toml"));
+    RETURN_IF_ERROR(DebitPrivacyBudget(dp));
   }
   SecureLdaOptions options;
   options.num_topics = static_cast<int>(parameters_.num_topics());
@@ -237,6 +238,18 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
   *reply.mutable_initial_counts() = CountUpdateToProto(key, initial);
   RETURN_IF_ERROR(SaveRunState(0, reply.initial_counts()));
   return reply;
+}
+
+absl::Status PartySession::DebitPrivacyBudget(const std::optional<privacy::DpCountOptions>& dp) {
+  if (!resources_.privacy_budget.has_value()) return absl::OkStatus();
+  if (!dp.has_value()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id_, " has no differential privacy and would publish exact counts of this "
+        "party's documents, which have a privacy budget (privacy_budget_epsilon in party.toml): "
+        "start the run with --dp-epsilon"));
+  }
+  ASSIGN_OR_RETURN(PrivacyLedger ledger, PrivacyLedger::Load(resources_.state_dir));
+  return ledger.Debit(run_id_, dp->epsilon, dp->delta, *resources_.privacy_budget);
 }
 
 absl::Status PartySession::ConfirmPlan(const std::vector<int64_t>& tokens_per_party) {

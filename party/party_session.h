@@ -44,7 +44,9 @@
 #include "lda/corpus.h"
 #include "party/lda_party.h"
 #include "party/party_randomness.h"
+#include "party/privacy_ledger.h"
 #include "party/run_state_file.h"
+#include "privacy/dp_count_training.h"
 #include "proto/party_control_service.pb.h"
 
 namespace pplda::party {
@@ -68,6 +70,10 @@ struct PartyResources {
   // without it a data-holding party refuses, at Prepare, a run with exactly
   // two data holders and no DP.
   bool accept_two_holder_disclosure = false;
+  // party.toml privacy_budget_* (party/privacy_ledger.h): set, this data
+  // holder joins only DP runs within what is left of it, debited in
+  // state_dir at Prepare.
+  std::optional<PrivacyBudget> privacy_budget;
 };
 
 class PartySession {
@@ -107,6 +113,9 @@ class PartySession {
   absl::StatusOr<pplda::v1::IterateReply> DoIterate(const pplda::v1::IterateRequest& request);
   absl::StatusOr<pplda::v1::PublishReply> DoPublish(const pplda::v1::PublishRequest& request);
   absl::Status ConfirmPlan(const std::vector<int64_t>& tokens_per_party);
+  // With a privacy budget: refuses a run without DP, else debits the run's
+  // (epsilon, delta) from the ledger in state_dir or refuses it.
+  absl::Status DebitPrivacyBudget(const std::optional<privacy::DpCountOptions>& dp);
   absl::StatusOr<std::string> WriteMixtures() const;
   // Replaces STATE/runs/<run id>/run-state.pb with the state after
   // `iteration` iterations, `sent` being this party's update of it.

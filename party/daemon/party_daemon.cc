@@ -159,6 +159,7 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
   resources.participant = config.name;
   resources.initial_topics_seed = config.initial_topics_seed;
   resources.accept_two_holder_disclosure = config.accept_two_holder_disclosure;
+  resources.privacy_budget = config.privacy_budget;
   resources.state_dir = config.state_dir;
   resources.pool = &pool;
   if (config.insecure_deterministic_rng_seed.has_value()) {

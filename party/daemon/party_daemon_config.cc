@@ -34,6 +34,17 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
   c.receive_timeout_seconds = static_cast<int>(timeout);
   ASSIGN_OR_RETURN(c.accept_two_holder_disclosure,
                    file.BoolOr("party", "accept_two_holder_disclosure", false));
+  ASSIGN_OR_RETURN(std::optional<double> budget_epsilon,
+                   file.OptionalDouble("party", "privacy_budget_epsilon", 1e-6, 1e6));
+  ASSIGN_OR_RETURN(std::optional<double> budget_delta,
+                   file.OptionalDouble("party", "privacy_budget_delta", 0, 0.5));
+  if (budget_epsilon.has_value() != budget_delta.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path.string(), ": party.", budget_epsilon ? "privacy_budget_delta" : "privacy_budget_epsilon",
+        ": missing (the privacy budget takes both privacy_budget_epsilon and "
+        "privacy_budget_delta)"));
+  }
+  if (budget_epsilon.has_value()) c.privacy_budget = PrivacyBudget{*budget_epsilon, *budget_delta};
   ASSIGN_OR_RETURN(std::optional<int64_t> rng_seed,
                    file.OptionalInt("party", "insecure_deterministic_rng_seed", 0, INT64_MAX));
   if (rng_seed.has_value()) {

@@ -23,6 +23,11 @@
 //                                   # exactly two data holders and no DP, where
 //                                   # each holder learns the other's topic-term
 //                                   # counts (refused at Prepare otherwise)
+//   privacy_budget_epsilon = 8      # optional, with privacy_budget_delta: the
+//   privacy_budget_delta = 1e-5     # DP budget of this party's documents over
+//                                   # all runs (party/privacy_ledger.h): it joins
+//                                   # only DP runs that fit in what is left, and
+//                                   # no run without DP
 //   insecure_deterministic_rng_seed = 42   # INSECURE, TESTS ONLY: every random
 //                                   # source of this party from a seeded stream
 //                                   # (party/party_randomness.h), the streams
@@ -48,6 +53,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "party/privacy_ledger.h"
 
 namespace pplda::party {
 
@@ -65,6 +71,7 @@ struct PartyDaemonConfig {
   std::optional<uint64_t> initial_topics_seed;
   int receive_timeout_seconds = 600;
   bool accept_two_holder_disclosure = false;
+  std::optional<PrivacyBudget> privacy_budget;
   std::optional<uint64_t> insecure_deterministic_rng_seed;              // tests only
   std::optional<std::filesystem::path> insecure_capture_sent_payloads;  // tests only
   std::string format = "auto";

@@ -354,6 +354,8 @@ struct ConsortiumOptions {
   bool last_party_is_helper = false;
   // Every party's party.toml accepts runs with two data holders and no DP.
   bool accept_two_holder_disclosure = false;
+  // Every party's party.toml sets this privacy budget (epsilon, delta).
+  std::optional<std::pair<double, double>> privacy_budget;
 };
 
 // The daemons' configs (paths relative to the config file's folder).
@@ -447,6 +449,10 @@ class LocalConsortium {
       }
       if (options.accept_two_holder_disclosure) {
         absl::StrAppend(&seed, "accept_two_holder_disclosure = true\n");
+      }
+      if (options.privacy_budget.has_value()) {
+        absl::StrAppend(&seed, "privacy_budget_epsilon = ", options.privacy_budget->first,
+                        "\nprivacy_budget_delta = ", options.privacy_budget->second, "\n");
       }
       const bool helper = options.last_party_is_helper && i == kParties - 1;
       const std::string documents =

@@ -115,6 +115,32 @@ TEST_F(PartyDaemonConfigTest, TheTwoHolderAcceptanceIsABooleanThatDefaultsToFals
   }
 }
 
+TEST_F(PartyDaemonConfigTest, ThePrivacyBudgetTakesBothKeysInRange) {
+  absl::StatusOr<PartyDaemonConfig> c = LoadPartyDaemonConfig(Write(""), false);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_FALSE(c->privacy_budget.has_value());
+  c = LoadPartyDaemonConfig(
+      Write("privacy_budget_epsilon = 8\nprivacy_budget_delta = 1e-5\n"), false);
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_TRUE(c->privacy_budget.has_value());
+  EXPECT_EQ(c->privacy_budget->epsilon, 8.0);
+  EXPECT_EQ(c->privacy_budget->delta, 1e-5);
+  const std::pair<const char*, const char*> bad[] = {
+      {"privacy_budget_epsilon = 8\n", "party.privacy_budget_delta: missing"},
+      {"privacy_budget_delta = 1e-5\n", "party.privacy_budget_epsilon: missing"},
+      {"privacy_budget_epsilon = 0\nprivacy_budget_delta = 1e-5\n",
+       "party.privacy_budget_epsilon: 0 is outside"},
+      {"privacy_budget_epsilon = 1\nprivacy_budget_delta = 0.9\n",
+       "party.privacy_budget_delta: 0.9 is outside"},
+      {"privacy_budget_epsilon = \"8\"\nprivacy_budget_delta = 1e-5\n",
+       "party.privacy_budget_epsilon: must be a number"}};
+  for (const auto& [text, message] : bad) {
+    c = LoadPartyDaemonConfig(Write(text), false);
+    ASSERT_FALSE(c.ok()) << text;
+    EXPECT_THAT(std::string(c.status().message()), HasSubstr(message)) << text;
+  }
+}
+
 TEST_F(PartyDaemonConfigTest, TheDaemonsLoaderFollowsThisBuildsGate) {
   absl::StatusOr<PartyDaemonConfig> c =
       LoadPartyDaemonConfig(Write("insecure_deterministic_rng_seed = 42\n"));

@@ -5,7 +5,11 @@
 // plain id (even one holding "..") goes on to the parameter checks.
 #include "party/party_session.h"
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +17,7 @@
 #include "crypto/transport.h"
 #include "lda/corpus.h"
 #include "party/party_randomness.h"
+#include "party/privacy_ledger.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "proto/party_control_service.pb.h"
@@ -73,7 +78,10 @@ TEST(PartySessionTest, APlainRunIdGoesOnToTheParameterChecks) {
 // Prepare with this party (index 0, 3 tokens) and the others' totals:
 // Prepare's first error. With UnusedTransport a run that gets past the
 // two-holder check fails at the plan comparison, the first MPC round.
-absl::Status PrepareWith(const std::vector<uint64_t>& others, bool accepted, double dp_epsilon) {
+absl::Status PrepareWith(const std::vector<uint64_t>& others, bool accepted, double dp_epsilon,
+                         std::optional<PrivacyBudget> budget = std::nullopt,
+                         const std::filesystem::path& state_dir = {},
+                         const std::string& run_id = "run-1") {
   static const crypto::DealtKey* const key =
       new crypto::DealtKey(crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, 3, 2).value());
   lda::Corpus corpus;
@@ -87,6 +95,8 @@ absl::Status PrepareWith(const std::vector<uint64_t>& others, bool accepted, dou
   resources.vocabulary_sha256 = "v";
   resources.rng_factory = [](PartyRandomSource source) { return OsRng(0, source); };
   resources.accept_two_holder_disclosure = accepted;
+  resources.privacy_budget = budget;
+  resources.state_dir = state_dir;
   pplda::v1::RunParameters parameters;
   parameters.set_num_topics(2);
   parameters.set_alpha(0.5);
@@ -101,7 +111,7 @@ absl::Status PrepareWith(const std::vector<uint64_t>& others, bool accepted, dou
     parameters.set_dp_max_term_count(2);
   }
   absl::StatusOr<std::unique_ptr<PartySession>> session =
-      PartySession::Create("run-1", parameters, resources, transport);
+      PartySession::Create(run_id, parameters, resources, transport);
   if (!session.ok()) return session.status();
   pplda::v1::PrepareRequest request;
   request.add_tokens_per_party(3);
@@ -122,6 +132,47 @@ TEST(PartySessionTest, TwoHoldersWithoutDpAreRefusedUnlessThisPartyAccepts) {
     EXPECT_THAT(past.message(), Not(HasSubstr("two data holders"))) << past;
     EXPECT_THAT(past.message(), HasSubstr("UnusedTransport")) << past;
   }
+}
+
+// With a privacy budget in party.toml, a data holder refuses runs without
+// DP, debits every DP run it prepares in its state folder (once per run id)
+// and refuses the run that would take it over the budget.
+TEST(PartySessionTest, APrivacyBudgetRefusesRunsWithoutDpAndRunsOverIt) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("pplda-ledger-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const PrivacyBudget budget{2.0, 1e-4};
+  auto past_the_budget = [](const absl::Status& s) {
+    return s.message().find("UnusedTransport") != std::string_view::npos;
+  };
+  EXPECT_TRUE(past_the_budget(PrepareWith({5, 4}, false, 1.5, budget, dir, "run-a")));
+  EXPECT_TRUE(past_the_budget(PrepareWith({5, 4}, false, 1.5, budget, dir, "run-a")))
+      << "the same run is not debited twice";
+  const absl::Status over = PrepareWith({5, 4}, false, 1.0, budget, dir, "run-b");
+  EXPECT_EQ(over.code(), absl::StatusCode::kFailedPrecondition) << over;
+  EXPECT_THAT(over.message(), HasSubstr("already spent (epsilon 1.5, delta 1e-05) in 1 run(s)"));
+  EXPECT_THAT(over.message(), HasSubstr("budget in party.toml is (epsilon 2, delta 0.0001)"));
+  EXPECT_TRUE(past_the_budget(PrepareWith({5, 4}, false, 0.5, budget, dir, "run-c")))
+      << "exactly the rest of the budget fits";
+  const absl::Status no_dp = PrepareWith({5, 4}, false, 0, budget, dir, "run-d");
+  EXPECT_EQ(no_dp.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(no_dp.message(), HasSubstr("has no differential privacy"));
+  const absl::StatusOr<PrivacyLedger> ledger = PrivacyLedger::Load(dir);
+  ASSERT_TRUE(ledger.ok()) << ledger.status();
+  ASSERT_EQ(ledger->entries().size(), 2u);
+  EXPECT_EQ(ledger->entries()[0].run_id, "run-a");
+  EXPECT_EQ(ledger->entries()[1].run_id, "run-c");
+  EXPECT_DOUBLE_EQ(ledger->Spent().epsilon, 2.0);
+  EXPECT_EQ(std::filesystem::status(dir / PrivacyLedger::kFileName).permissions() &
+                std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  // Without a budget nothing is checked or written.
+  const std::filesystem::path free_dir = dir / "free";
+  std::filesystem::create_directories(free_dir);
+  EXPECT_TRUE(past_the_budget(PrepareWith({5, 4}, false, 0, std::nullopt, free_dir, "run-e")));
+  EXPECT_FALSE(std::filesystem::exists(free_dir / PrivacyLedger::kFileName));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
