@@ -227,88 +227,98 @@ void Append(Words& to, const Words& from) { to.insert(to.end(), from.begin(), fr
 }  // namespace
 
 // With the components x_0, x_1, x_2 as three boolean addends (addend j is
-// component j, zero in the others), s = x_0 ^ x_1 ^ x_2 is `value` itself
-// and the carries are maj(x_0, x_1, x_2) = ((x_0 ^ x_2) & (x_1 ^ x_2)) ^ x_2;
-// x mod 2^m = s + 2 carry (mod 2^m), whose top bit is
-// s_{m-1} ^ carry_{m-2} ^ (carry into position m - 1 of s + 2 carry),
-// the group generate of positions 1..m-2 by a tree of (G, P) pairs.
-absl::StatusOr<ReplicatedRing::BitMatrix> ReplicatedRing::TopBitOfSum(const BitMatrix& value,
-                                                                      int m) {
+// component j, zero in the others), their XOR s is `value` itself and the
+// carries are maj(x_0, x_1, x_2) = ((x_0 ^ x_2) & (x_1 ^ x_2)) ^ x_2, so
+// that x = s + 2 carry: one AND layer over the `planes` low positions.
+absl::StatusOr<ReplicatedRing::BitMatrix> ReplicatedRing::CarrySave(const BitMatrix& value,
+                                                                   int planes) {
   const size_t W = value.words;
-  const Words zero(static_cast<size_t>(m) * W, 0);
-  // Addend j as this party's (own, next) pair.
-  auto addend = [&](int j, int first, int count) {
-    const Words own = j == party_ ? Planes(value.own, W, first, count) : Planes(zero, W, 0, count);
-    const Words next =
-        j == Succ() ? Planes(value.next, W, first, count) : Planes(zero, W, 0, count);
-    return std::make_pair(own, next);
-  };
-  const int low = m - 1;  // carries of positions 0..m-2
-  auto [a_own, a_next] = addend(0, 0, low);
-  auto [b_own, b_next] = addend(1, 0, low);
-  auto [c_own, c_next] = addend(2, 0, low);
+  const Words zero(static_cast<size_t>(planes) * W, 0);
+  // Addend j as this party's (own, next) pair: it holds components party_
+  // and party_ + 1.
+  auto own = [&](int j) { return j == party_ ? Planes(value.own, W, 0, planes) : zero; };
+  auto next = [&](int j) { return j == Succ() ? Planes(value.next, W, 0, planes) : zero; };
   ASSIGN_OR_RETURN(BitMatrix majority,
-                   And(BitMatrix{low, W, Xor(a_own, c_own), Xor(a_next, c_next)},
-                       BitMatrix{low, W, Xor(b_own, c_own), Xor(b_next, c_next)}));
-  const Words carry_own = Xor(majority.own, c_own), carry_next = Xor(majority.next, c_next);
-  // top = s_{m-1} ^ carry_{m-2} ^ G.
-  Words top_own = Xor(Planes(value.own, W, m - 1, 1), Planes(carry_own, W, m - 2, 1));
-  Words top_next = Xor(Planes(value.next, W, m - 1, 1), Planes(carry_next, W, m - 2, 1));
-  const int items = m - 2;  // positions 1..m-2; y_k = carry_{k-1}
-  if (items <= 0) return BitMatrix{1, W, std::move(top_own), std::move(top_next)};
-  const Words x_own = Planes(value.own, W, 1, items), x_next = Planes(value.next, W, 1, items);
-  const Words y_own = Planes(carry_own, W, 0, items), y_next = Planes(carry_next, W, 0, items);
-  ASSIGN_OR_RETURN(BitMatrix generate,
-                   And(BitMatrix{items, W, x_own, x_next}, BitMatrix{items, W, y_own, y_next}));
-  struct Pair {
-    Words g_own, g_next, p_own, p_next;
-  };
-  std::vector<Pair> level;
-  const Words p_own = Xor(x_own, y_own), p_next = Xor(x_next, y_next);
+                   And(BitMatrix{planes, W, Xor(own(0), own(2)), Xor(next(0), next(2))},
+                       BitMatrix{planes, W, Xor(own(1), own(2)), Xor(next(1), next(2))}));
+  return BitMatrix{planes, W, Xor(majority.own, own(2)), Xor(majority.next, next(2))};
+}
+
+// The carry out of the top of x + y over `items` positions: generate bits
+// g = x & y (one AND layer) and p = x ^ y, then a tree of (G, P) pairs,
+// (G_hi, P_hi) o (G_lo, P_lo) = (G_hi ^ P_hi G_lo, P_hi P_lo), one AND
+// layer per level; the lowest group's P is never needed.
+absl::StatusOr<ReplicatedRing::BitMatrix> ReplicatedRing::CarryOut(const BitMatrix& x,
+                                                                  const BitMatrix& y) {
+  const size_t W = x.words;
+  const int items = x.planes;
+  ASSIGN_OR_RETURN(BitMatrix generate, And(x, y));
+  const Words p_own = Xor(x.own, y.own), p_next = Xor(x.next, y.next);
+  std::vector<GroupCarry> level;
   for (int k = 0; k < items; ++k) {
     level.push_back({Planes(generate.own, W, k, 1), Planes(generate.next, W, k, 1),
                      Planes(p_own, W, k, 1), Planes(p_next, W, k, 1)});
   }
-  // (G_hi, P_hi) o (G_lo, P_lo) = (G_hi ^ P_hi G_lo, P_hi P_lo); the lowest
-  // group's P is never needed.
   while (level.size() > 1) {
-    const size_t pairs = level.size() / 2;
-    Words lhs_own, lhs_next, rhs_own, rhs_next;
-    for (size_t j = 0; j < pairs; ++j) {
-      const Pair& lo = level[2 * j];
-      const Pair& hi = level[2 * j + 1];
-      Append(lhs_own, hi.p_own), Append(lhs_next, hi.p_next);
-      Append(rhs_own, lo.g_own), Append(rhs_next, lo.g_next);
-      if (j > 0) {
-        Append(lhs_own, hi.p_own), Append(lhs_next, hi.p_next);
-        Append(rhs_own, lo.p_own), Append(rhs_next, lo.p_next);
-      }
-    }
-    const int planes = static_cast<int>(lhs_own.size() / W);
-    ASSIGN_OR_RETURN(BitMatrix products, And(BitMatrix{planes, W, std::move(lhs_own),
-                                                       std::move(lhs_next)},
-                                             BitMatrix{planes, W, std::move(rhs_own),
-                                                       std::move(rhs_next)}));
-    std::vector<Pair> up;
-    int at = 0;
-    for (size_t j = 0; j < pairs; ++j) {
-      const Pair& hi = level[2 * j + 1];
-      Pair merged{Xor(hi.g_own, Planes(products.own, W, at, 1)),
-                  Xor(hi.g_next, Planes(products.next, W, at, 1)), {}, {}};
-      ++at;
-      if (j > 0) {
-        merged.p_own = Planes(products.own, W, at, 1);
-        merged.p_next = Planes(products.next, W, at, 1);
-        ++at;
-      }
-      up.push_back(std::move(merged));
-    }
-    if (level.size() % 2 == 1) up.push_back(std::move(level.back()));
-    level = std::move(up);
+    ASSIGN_OR_RETURN(level, CombineGroups(level, W));
   }
-  top_own = Xor(std::move(top_own), level[0].g_own);
-  top_next = Xor(std::move(top_next), level[0].g_next);
-  return BitMatrix{1, W, std::move(top_own), std::move(top_next)};
+  return BitMatrix{1, W, std::move(level[0].g_own), std::move(level[0].g_next)};
+}
+
+// One level of the carry tree: adjacent groups combined, an odd last one
+// passed up.
+absl::StatusOr<std::vector<ReplicatedRing::GroupCarry>> ReplicatedRing::CombineGroups(
+    std::vector<GroupCarry>& level, size_t W) {
+  const size_t pairs = level.size() / 2;
+  Words lhs_own, lhs_next, rhs_own, rhs_next;
+  for (size_t j = 0; j < pairs; ++j) {
+    const GroupCarry& lo = level[2 * j];
+    const GroupCarry& hi = level[2 * j + 1];
+    Append(lhs_own, hi.p_own), Append(lhs_next, hi.p_next);
+    Append(rhs_own, lo.g_own), Append(rhs_next, lo.g_next);
+    if (j > 0) {
+      Append(lhs_own, hi.p_own), Append(lhs_next, hi.p_next);
+      Append(rhs_own, lo.p_own), Append(rhs_next, lo.p_next);
+    }
+  }
+  const int planes = static_cast<int>(lhs_own.size() / W);
+  ASSIGN_OR_RETURN(BitMatrix products,
+                   And(BitMatrix{planes, W, std::move(lhs_own), std::move(lhs_next)},
+                       BitMatrix{planes, W, std::move(rhs_own), std::move(rhs_next)}));
+  std::vector<GroupCarry> up;
+  int at = 0;
+  for (size_t j = 0; j < pairs; ++j) {
+    const GroupCarry& hi = level[2 * j + 1];
+    GroupCarry merged{Xor(hi.g_own, Planes(products.own, W, at, 1)),
+                      Xor(hi.g_next, Planes(products.next, W, at, 1)), {}, {}};
+    ++at;
+    if (j > 0) {
+      merged.p_own = Planes(products.own, W, at, 1);
+      merged.p_next = Planes(products.next, W, at, 1);
+      ++at;
+    }
+    up.push_back(std::move(merged));
+  }
+  if (level.size() % 2 == 1) up.push_back(std::move(level.back()));
+  return up;
+}
+
+// x mod 2^m = s + 2 carry (mod 2^m); its top bit is s_{m-1} ^ carry_{m-2}
+// ^ (the carry into position m - 1), which comes from positions 1..m-2 of
+// s + 2 carry (position 0 adds a zero and carries nothing).
+absl::StatusOr<ReplicatedRing::BitMatrix> ReplicatedRing::TopBitOfSum(const BitMatrix& value,
+                                                                      int m) {
+  const size_t W = value.words;
+  ASSIGN_OR_RETURN(BitMatrix carry, CarrySave(value, m - 1));
+  Words top_own = Xor(Planes(value.own, W, m - 1, 1), Planes(carry.own, W, m - 2, 1));
+  Words top_next = Xor(Planes(value.next, W, m - 1, 1), Planes(carry.next, W, m - 2, 1));
+  const int items = m - 2;
+  if (items <= 0) return BitMatrix{1, W, std::move(top_own), std::move(top_next)};
+  const BitMatrix x{items, W, Planes(value.own, W, 1, items), Planes(value.next, W, 1, items)};
+  const BitMatrix y{items, W, Planes(carry.own, W, 0, items), Planes(carry.next, W, 0, items)};
+  ASSIGN_OR_RETURN(BitMatrix into_top, CarryOut(x, y));
+  return BitMatrix{1, W, Xor(std::move(top_own), into_top.own),
+                   Xor(std::move(top_next), into_top.next)};
 }
 
 absl::StatusOr<BitShares> ReplicatedRing::LessThanZero(const RingShares& x, int m) {

@@ -109,6 +109,16 @@ class ReplicatedRing {
                                                        const char* what);
   // Element-wise AND of equally shaped word vectors (one round).
   absl::StatusOr<BitMatrix> And(const BitMatrix& a, const BitMatrix& b);
+  // A group's carry generate and propagate bits (one plane each).
+  struct GroupCarry {
+    std::vector<uint64_t> g_own, g_next, p_own, p_next;
+  };
+  // The carries of the three components as addends, low `planes` positions.
+  absl::StatusOr<BitMatrix> CarrySave(const BitMatrix& value, int planes);
+  // The carry out of the top of x + y (equal shapes).
+  absl::StatusOr<BitMatrix> CarryOut(const BitMatrix& x, const BitMatrix& y);
+  absl::StatusOr<std::vector<GroupCarry>> CombineGroups(std::vector<GroupCarry>& level,
+                                                        size_t words);
   // Top bit of (x mod 2^m) for the three components as addends.
   absl::StatusOr<BitMatrix> TopBitOfSum(const BitMatrix& value, int m);
 
