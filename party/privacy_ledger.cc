@@ -76,7 +76,12 @@ PrivacyBudget PrivacyLedger::Spent() const {
 absl::Status PrivacyLedger::Debit(const std::string& run_id, double epsilon, double delta,
                                   const PrivacyBudget& budget) {
   for (const Entry& e : entries_) {
-    if (e.run_id == run_id) return absl::OkStatus();
+    if (e.run_id == run_id) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "run ", run_id, " was already debited ", Figure(e.epsilon, e.delta), " at ",
+          e.debited_at, " (", file_.string(), "); a run id is used once, so a reused one "
+          "cannot release the documents again"));
+    }
   }
   const PrivacyBudget spent = Spent();
   if (spent.epsilon + epsilon > budget.epsilon * (1 + kSlack) ||

@@ -12,11 +12,13 @@
 // A run is debited when the party prepares it, before anything is computed
 // on its documents, and stays debited whatever happens next (published,
 // failed or cancelled: its noisy releases may already have reached the
-// other parties). Debiting the same run id again is a no-op, so a retried
-// Prepare does not pay twice.
+// other parties). A run id already in the ledger is refused: the
+// coordinator is untrusted, and a reused id must not run a second release
+// for free (a party prepares each session once, so an honest coordinator
+// never asks twice).
 //
 // Errors: FailedPrecondition naming the spent total, the run's cost and the
-// budget when a run would exceed it; DataLoss (naming the file) for a
+// budget when a run would exceed it, or naming a run id already debited; DataLoss (naming the file) for a
 // ledger file that cannot be parsed; write errors as base/atomic_file.h.
 // Thread-safety: one object per party session; not thread-safe.
 #ifndef PPLDA_PARTY_PRIVACY_LEDGER_H_
@@ -50,8 +52,8 @@ class PrivacyLedger {
   static absl::StatusOr<PrivacyLedger> Load(const std::filesystem::path& state_dir);
 
   // Records run `run_id` at (epsilon, delta) and writes the file, or
-  // refuses it when the totals would exceed `budget` (a relative slack of
-  // 1e-9 absorbs rounding in the sums).
+  // refuses it when the id is already recorded or the totals would exceed
+  // `budget` (a relative slack of 1e-9 absorbs rounding in the sums).
   absl::Status Debit(const std::string& run_id, double epsilon, double delta,
                      const PrivacyBudget& budget);
 

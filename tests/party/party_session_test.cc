@@ -135,8 +135,8 @@ TEST(PartySessionTest, TwoHoldersWithoutDpAreRefusedUnlessThisPartyAccepts) {
 }
 
 // With a privacy budget in party.toml, a data holder refuses runs without
-// DP, debits every DP run it prepares in its state folder (once per run id)
-// and refuses the run that would take it over the budget.
+// DP, debits every DP run it prepares in its state folder, refuses a run id
+// it has already debited and the run that would take it over the budget.
 TEST(PartySessionTest, APrivacyBudgetRefusesRunsWithoutDpAndRunsOverIt) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("pplda-ledger-" + std::to_string(getpid()));
@@ -147,8 +147,10 @@ TEST(PartySessionTest, APrivacyBudgetRefusesRunsWithoutDpAndRunsOverIt) {
     return s.message().find("UnusedTransport") != std::string_view::npos;
   };
   EXPECT_TRUE(past_the_budget(PrepareWith({5, 4}, false, 1.5, budget, dir, "run-a")));
-  EXPECT_TRUE(past_the_budget(PrepareWith({5, 4}, false, 1.5, budget, dir, "run-a")))
-      << "the same run is not debited twice";
+  // An untrusted coordinator reusing a debited run id is refused.
+  const absl::Status reused = PrepareWith({5, 4}, false, 0.1, budget, dir, "run-a");
+  EXPECT_EQ(reused.code(), absl::StatusCode::kFailedPrecondition) << reused;
+  EXPECT_THAT(reused.message(), HasSubstr("run run-a was already debited"));
   const absl::Status over = PrepareWith({5, 4}, false, 1.0, budget, dir, "run-b");
   EXPECT_EQ(over.code(), absl::StatusCode::kFailedPrecondition) << over;
   EXPECT_THAT(over.message(), HasSubstr("already spent (epsilon 1.5, delta 1e-05) in 1 run(s)"));

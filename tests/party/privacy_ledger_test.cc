@@ -57,8 +57,11 @@ TEST_F(PrivacyLedgerTest, DebitsAddUpAndPersist) {
   over = ledger.Debit("run-3", 0.5, 2e-5, budget);
   EXPECT_EQ(over.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(PrivacyLedger::Load(dir_)->entries().size(), 2u);
-  // A run already recorded costs nothing again.
-  EXPECT_TRUE(ledger.Debit("run-1", 1.0, 1e-5, budget).ok());
+  // A run id already recorded is refused, even for a cost that would fit:
+  // a reused id must not release the documents again for free.
+  const absl::Status reused = ledger.Debit("run-1", 0.1, 0, budget);
+  EXPECT_EQ(reused.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(reused.message(), HasSubstr("run run-1 was already debited"));
   EXPECT_EQ(PrivacyLedger::Load(dir_)->entries().size(), 2u);
 }
 
