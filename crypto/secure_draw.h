@@ -50,11 +50,20 @@
 //  determines), and the other parties receive only shares and values masked
 //  within 2^-sigma.
 //
-// Comparison: l = u + weight_bits bits. kAuto uses the statistical
-// LessThan when l <= max_comparison_bits() (for n = 3, t = 1, sigma = 40:
-// weight_bits <= 41 for K <= 16, <= 40 for K <= 256) and the full-range
-// comparison when l <= 125 (weight_bits <= 82 for K <= 256), else
-// InvalidArgument.
+// Comparison: l = u + weight_bits bits. kAuto uses replicated sharing
+// (replicated_ring.h) for the binary search and the inverse CDF when the
+// config has 3 parties, t = 1 and pseudo-random sharing, l <= 127 and
+// max(u, weight_bits) + sigma <= 125: U and the sums move to the ring in one
+// masked opening each (within 2^-sigma), the sign of U T - 2^u L is a
+// boolean circuit, and the bits are opened to the owner (the inverse CDF's
+// K - 1 bits are monotone in k: they tell the owner its topic and nothing
+// more). Otherwise the statistical LessThan when l <= max_comparison_bits()
+// (for n = 3, t = 1, sigma = 40: weight_bits <= 41 for K <= 16, <= 40 for
+// K <= 256) and the full-range comparison when l <= 125 (weight_bits <= 82
+// for K <= 256), else InvalidArgument. kStatistical, kFullRange and
+// kReplicated force one kind (InvalidArgument when it does not apply).
+// With replicated sharing the draw needs only the uniforms' masks
+// (SecureDrawMaskSpecs returns one batch instead of two).
 //
 // Input ranges: weights are non-negative integers with S_tau in
 // [1, 2^weight_bits) for every token (not checkable on secrets: S_tau = 0
