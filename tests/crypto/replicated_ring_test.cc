@@ -1,6 +1,9 @@
 #include "crypto/replicated_ring.h"
 
+#include <functional>
 #include <random>
+#include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "crypto/mpc_testing.h"
@@ -250,6 +253,61 @@ TEST(ReplicatedRingTest, RejectsBadWidthsAndReceivers) {
                 return r.OpenBitsTo(bits, receivers).status();
               }).code(),
               absl::StatusCode::kInvalidArgument);
+  }
+}
+
+// A transport whose messages from this party lose their last byte once
+// `active` is set.
+class TruncatingTransport final : public ForwardingTransport {
+ public:
+  using ForwardingTransport::ForwardingTransport;
+  absl::Status Send(int to, uint64_t round, std::vector<uint8_t> payload) override {
+    if (active && !payload.empty()) payload.pop_back();
+    return inner_.Send(to, round, std::move(payload));
+  }
+  bool active = false;
+};
+
+// A peer's message of the wrong size is refused, naming the peer, in every
+// operation that receives one (FromField, Mul, And inside LessThanZero,
+// OpenBitsTo).
+TEST(ReplicatedRingTest, AMessageOfTheWrongSizeIsRefusedNamingThePeer) {
+  using Op = std::function<absl::Status(ReplicatedRing&, int)>;
+  std::mt19937_64 gen(40);
+  const std::vector<RingShares> s = ShareRing({1, 2, 3, 4}, gen);
+  auto config = MpcConfig::Create(kParties, 1).value();
+  const FieldVector values = {FieldElement::FromUint64(5), FieldElement::FromUint64(6)};
+  SeededRng dealer(41);
+  const std::vector<FieldVector> field = config.shamir().Share(values, 1, dealer);
+  const std::vector<std::pair<std::string, Op>> ops = {
+      {"FromField", [&](ReplicatedRing& r, int p) { return r.FromField(Shares(field[p]), 8).status(); }},
+      {"Mul", [&](ReplicatedRing& r, int p) { return r.Mul(s[p], s[p]).status(); }},
+      {"And", [&](ReplicatedRing& r, int p) { return r.LessThanZero(s[p], 16).status(); }},
+      {"OpenBitsTo", [&](ReplicatedRing& r, int p) {
+         BitShares bits{4, {0}, {0}};
+         return r.OpenBitsTo(bits, std::vector<int>{0, 0, 0, 0}).status();
+       }}};
+  for (const auto& [name, op] : ops) {
+    auto network = SimulatedNetwork::Create(kParties).value();
+    TruncatingTransport truncating(network->transport(1));
+    std::vector<std::unique_ptr<SeededRng>> rngs;
+    std::vector<std::unique_ptr<MpcEngine>> engines;
+    for (int p = 0; p < kParties; ++p) {
+      rngs.push_back(std::make_unique<SeededRng>(50 + p));
+      PartyTransport& t = p == 1 ? truncating : network->transport(p);
+      engines.push_back(MpcEngine::Create(config, t, *rngs[p]).value());
+    }
+    // The key agreement arrives whole; only the ring's messages are cut.
+    ASSERT_TRUE(network->RunParties([&](int p) {
+      return ReplicatedRing::Create(*engines[p]).status();
+    }).ok());
+    truncating.active = true;
+    const absl::Status status = network->RunParties([&](int p) -> absl::Status {
+      ASSIGN_OR_RETURN(ReplicatedRing ring, ReplicatedRing::Create(*engines[p]));
+      return op(ring, p);
+    });
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << name << ": " << status;
+    EXPECT_THAT(status.message(), HasSubstr("party 1")) << name << ": " << status;
   }
 }
 
