@@ -53,6 +53,18 @@ void RunOrFail(benchmark::State& state, MpcTestbed& bed,
   if (!status.ok()) state.SkipWithError(std::string(status.message()).c_str());
 }
 
+// Runs fn at every party once per benchmark iteration (traffic counters
+// reset each time) and reports items per second and the traffic per item.
+void TimeBatch(benchmark::State& state, MpcTestbed& bed, size_t batch,
+               const std::function<absl::Status(MpcEngine&)>& fn) {
+  for (auto _ : state) {
+    bed.network().ResetStats();
+    RunOrFail(state, bed, fn);
+  }
+  state.SetItemsProcessed(state.iterations() * batch);
+  ReportTraffic(state, bed, batch);
+}
+
 // Args: parties, batch size.
 void BM_Multiplication(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
@@ -61,14 +73,8 @@ void BM_Multiplication(benchmark::State& state) {
   SeededRng rng(2);
   auto a = bed->Share(RandomFieldVector(rng, batch));
   auto b = bed->Share(RandomFieldVector(rng, batch));
-  for (auto _ : state) {
-    bed->network().ResetStats();
-    RunOrFail(state, *bed, [&](MpcEngine& e) {
-      return e.Mul(a[e.party_id()], b[e.party_id()]).status();
-    });
-  }
-  state.SetItemsProcessed(state.iterations() * batch);
-  ReportTraffic(state, *bed, batch);
+  TimeBatch(state, *bed, batch,
+            [&](MpcEngine& e) { return e.Mul(a[e.party_id()], b[e.party_id()]).status(); });
 }
 BENCHMARK(BM_Multiplication)
     ->ArgNames({"parties", "batch"})
@@ -86,14 +92,9 @@ void BM_LessThan(benchmark::State& state) {
   SeededRng rng(4);
   auto a = bed->Share(RandomBoundedVector(rng, batch, bits));
   auto b = bed->Share(RandomBoundedVector(rng, batch, bits));
-  for (auto _ : state) {
-    bed->network().ResetStats();
-    RunOrFail(state, *bed, [&](MpcEngine& e) {
-      return LessThan(e, a[e.party_id()], b[e.party_id()], bits).status();
-    });
-  }
-  state.SetItemsProcessed(state.iterations() * batch);
-  ReportTraffic(state, *bed, batch);
+  TimeBatch(state, *bed, batch, [&](MpcEngine& e) {
+    return LessThan(e, a[e.party_id()], b[e.party_id()], bits).status();
+  });
 }
 BENCHMARK(BM_LessThan)
     ->ArgNames({"bits", "batch"})
@@ -115,23 +116,18 @@ void BM_ReplicatedLessThan(benchmark::State& state) {
   SeededRng rng(4);
   auto a = bed->Share(RandomBoundedVector(rng, batch, bits));
   auto b = bed->Share(RandomBoundedVector(rng, batch, bits));
-  for (auto _ : state) {
-    bed->network().ResetStats();
-    RunOrFail(state, *bed, [&](MpcEngine& e) -> absl::Status {
-      ASSIGN_OR_RETURN(ReplicatedRing ring, ReplicatedRing::Create(e));
-      Shares both = a[e.party_id()];
-      both.Append(b[e.party_id()]);
-      ASSIGN_OR_RETURN(RingShares r, ring.FromField(both, bits));
-      RingShares diff;
-      for (size_t i = 0; i < batch; ++i) {
-        diff.own.push_back(r.own[i] - r.own[batch + i]);
-        diff.next.push_back(r.next[i] - r.next[batch + i]);
-      }
-      return ring.LessThanZero(diff, bits + 1).status();
-    });
-  }
-  state.SetItemsProcessed(state.iterations() * batch);
-  ReportTraffic(state, *bed, batch);
+  TimeBatch(state, *bed, batch, [&](MpcEngine& e) -> absl::Status {
+    ASSIGN_OR_RETURN(ReplicatedRing ring, ReplicatedRing::Create(e));
+    Shares both = a[e.party_id()];
+    both.Append(b[e.party_id()]);
+    ASSIGN_OR_RETURN(RingShares r, ring.FromField(both, bits));
+    RingShares diff;
+    for (size_t i = 0; i < batch; ++i) {
+      diff.own.push_back(r.own[i] - r.own[batch + i]);
+      diff.next.push_back(r.next[i] - r.next[batch + i]);
+    }
+    return ring.LessThanZero(diff, bits + 1).status();
+  });
 }
 BENCHMARK(BM_ReplicatedLessThan)
     ->ArgNames({"bits", "batch"})
@@ -149,14 +145,9 @@ void BM_Equal(benchmark::State& state) {
   SeededRng rng(6);
   auto a = bed->Share(RandomBoundedVector(rng, batch, bits));
   auto b = bed->Share(RandomBoundedVector(rng, batch, bits));
-  for (auto _ : state) {
-    bed->network().ResetStats();
-    RunOrFail(state, *bed, [&](MpcEngine& e) {
-      return Equal(e, a[e.party_id()], b[e.party_id()], bits).status();
-    });
-  }
-  state.SetItemsProcessed(state.iterations() * batch);
-  ReportTraffic(state, *bed, batch);
+  TimeBatch(state, *bed, batch, [&](MpcEngine& e) {
+    return Equal(e, a[e.party_id()], b[e.party_id()], bits).status();
+  });
 }
 BENCHMARK(BM_Equal)
     ->ArgNames({"bits", "batch"})
@@ -170,14 +161,9 @@ void BM_LessThanFullRange(benchmark::State& state) {
   SeededRng rng(8);
   auto a = bed->Share(RandomBoundedVector(rng, batch, 125));
   auto b = bed->Share(RandomBoundedVector(rng, batch, 125));
-  for (auto _ : state) {
-    bed->network().ResetStats();
-    RunOrFail(state, *bed, [&](MpcEngine& e) {
-      return LessThanFullRange(e, a[e.party_id()], b[e.party_id()]).status();
-    });
-  }
-  state.SetItemsProcessed(state.iterations() * batch);
-  ReportTraffic(state, *bed, batch);
+  TimeBatch(state, *bed, batch, [&](MpcEngine& e) {
+    return LessThanFullRange(e, a[e.party_id()], b[e.party_id()]).status();
+  });
 }
 BENCHMARK(BM_LessThanFullRange)
     ->ArgNames({"batch"})
@@ -194,14 +180,8 @@ void BM_Reciprocal(benchmark::State& state) {
   FieldVector x = RandomBoundedVector(rng, batch, k);
   for (FieldElement& v : x) v += FieldElement::One() * FieldElement::FromUint64(v.IsZero());
   auto shares = bed->Share(x);
-  for (auto _ : state) {
-    bed->network().ResetStats();
-    RunOrFail(state, *bed, [&](MpcEngine& e) {
-      return Reciprocal(e, shares[e.party_id()], k, k + 40).status();
-    });
-  }
-  state.SetItemsProcessed(state.iterations() * batch);
-  ReportTraffic(state, *bed, batch);
+  TimeBatch(state, *bed, batch,
+            [&](MpcEngine& e) { return Reciprocal(e, shares[e.party_id()], k, k + 40).status(); });
 }
 BENCHMARK(BM_Reciprocal)
     ->ArgNames({"k", "batch"})
@@ -226,14 +206,9 @@ void BM_SecureDraw(benchmark::State& state) {
   for (size_t tau = 0; tau < tokens; ++tau) owners[tau] = static_cast<int>(tau % 3);
   const auto comparison = static_cast<DrawComparison>(state.range(4));
   const SecureDrawOptions options{num_topics, weight_bits, method, comparison};
-  for (auto _ : state) {
-    bed->network().ResetStats();
-    RunOrFail(state, *bed, [&](MpcEngine& e) {
-      return SecureDraw(e, weights[e.party_id()], owners, options).status();
-    });
-  }
-  state.SetItemsProcessed(state.iterations() * tokens);
-  ReportTraffic(state, *bed, tokens);
+  TimeBatch(state, *bed, tokens, [&](MpcEngine& e) {
+    return SecureDraw(e, weights[e.party_id()], owners, options).status();
+  });
 }
 BENCHMARK(BM_SecureDraw)
     ->ArgNames({"K", "tokens", "method", "wbits", "cmp"})
