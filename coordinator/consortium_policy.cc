@@ -34,7 +34,8 @@ nlohmann::json LeakageStatement(const LeakageContext& c) {
       "residuosity) and ChaCha20 (pseudo-random sharing) are secure, and statistically: "
       "every masked value the parties open is within 2^-40 and every converted ciphertext "
       "slot within 2^-39 of a value independent of the data, and these distances add up over "
-      "a run (about 3.3e-5 for 1,000 iterations of 3,000 tokens with K = 5; the formula is in "
+      "a run (about 4.9e-5 for 1,000 iterations of 3,000 tokens with K = 5 and the default "
+      "draw, 5.7e-5 with --draw binary; the formula is in "
       "docs/mpc.md, 'Statistical distance of a whole run'). Not covered: malicious parties "
       "that deviate from the protocol, a colluding majority, and the published counts "
       "themselves (no differential privacy in this model).";
