@@ -38,7 +38,8 @@ struct RunFlags {
   bool accept_two_holder_disclosure = false;
   std::string out = "model.json";
   std::string reason = "cancelled from the run CLI";
-  DpFlags dp;  // DP training (AddDpTrainingFlags)
+  DpFlags dp;  // DP training (AddDpTrainingFlags) and the DP vocabulary
+  int64_t dp_vocab_threshold = 0;
 };
 
 std::string Describe(const pplda::v1::RunStatus& s) {
@@ -104,6 +105,17 @@ absl::Status RunStart(const RunFlags& f) {
     p.set_dp_max_tokens(static_cast<uint32_t>(dp.counts->caps.max_tokens));
     p.set_dp_max_term_count(static_cast<uint32_t>(dp.counts->caps.max_per_term));
     p.set_dp_noisy_iterations(static_cast<uint32_t>(dp.counts->noisy_iterations));
+  }
+  if (dp.vocabulary) {
+    // The consortium's vocabulary file is then the public candidate list
+    // (party/run_dp_budget.h); the coordinator checks the budget split.
+    p.set_dp_vocab_epsilon(dp.vocabulary->epsilon);
+    p.set_dp_vocab_delta(dp.vocabulary->delta);
+    p.set_dp_vocab_max_terms(static_cast<uint32_t>(dp.vocabulary->max_terms_per_document));
+    p.set_dp_vocab_threshold(f.dp_vocab_threshold);
+  } else if (f.dp_vocab_threshold != 0) {
+    return absl::InvalidArgumentError(
+        "--dp-vocab-threshold is the DP vocabulary's: add --dp-vocab-epsilon");
   }
   ASSIGN_OR_RETURN(std::string run_id, client->Start(p));
   std::printf("%s\n", run_id.c_str());
@@ -188,6 +200,13 @@ void AddRunCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) {
                   "(the published counts minus its own); refused without this flag (each "
                   "holder's party.toml must accept it too)");
   AddDpTrainingFlags(start, &f->dp);
+  AddDpVocabularyFlags(start, &f->dp);
+  start
+      ->add_option("--dp-vocab-threshold", f->dp_vocab_threshold,
+                   "DP vocabulary: the noisy document count a candidate needs to be kept (0 = the "
+                   "default rule, docs/privacy.md)")
+      ->capture_default_str()
+      ->check(NumberIn<int64_t>(0, int64_t{1} << 40));
   start->callback([f, run] { *run = [f] { return RunStart(*f); }; });
 
   CLI::App* status = app->add_subcommand("status", "Show a run's state and who it waits for");

@@ -58,6 +58,7 @@
 #include "lda/sampler_options.h"
 #include "lda/vocabulary_file.h"
 #include "party/party_randomness.h"
+#include "party/run_dp_budget.h"
 #include "party/two_holder_disclosure.h"
 #include "simulation/local_consortium.h"
 #include "simulation/secure_vocabulary.h"
@@ -212,25 +213,14 @@ absl::StatusOr<simulation::SecureVocabularyResult> SecureDpVocabulary(
 
 // The run's accountant, budget (E, D): the vocabulary's (epsilon, delta)
 // first (basic composition), then every release of DP training, which was
-// calibrated on what the vocabulary left.
+// calibrated on what the vocabulary left (party/run_dp_budget.h).
 absl::StatusOr<privacy::PrivacyAccountant> RunAccountant(
     const privacy::DpTrainingOptions& requested,
     const std::optional<simulation::SecureVocabularyResult>& vocabulary,
     const privacy::PrivacyAccountant& training) {
   if (!vocabulary) return training;
-  ASSIGN_OR_RETURN(
-      privacy::PrivacyAccountant run,
-      privacy::PrivacyAccountant::WithBudget(requested.counts->epsilon, requested.counts->delta));
-  privacy::DpRelease v = vocabulary->plan.Release();
-  v.rho.reset();
-  v.epsilon = vocabulary->accountant.epsilon();
-  v.delta = vocabulary->accountant.delta();
-  v.parameters["composition"] =
-      "its zCDP release and share truncation, converted to (epsilon, delta) on their own "
-      "(Bun & Steinke Prop. 1.3), then composed with DP training by basic composition";
-  RETURN_IF_ERROR(run.Record(std::move(v)));
-  for (const privacy::DpRelease& r : training.releases()) RETURN_IF_ERROR(run.Record(r));
-  return run;
+  return party::ComposeRunAccountant(requested.counts->epsilon, requested.counts->delta,
+                                     &vocabulary->plan, &vocabulary->accountant, training);
 }
 
 absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {

@@ -125,18 +125,11 @@ absl::StatusOr<CountsDigest> DpVocabularyParty::AcceptContributions(
                      ": the DP vocabulary contribution relayed as its own is not the one "
                      "it sent"));
   }
-  crypto::PaillierEvaluator evaluator(key.paillier());
-  sum_.assign(length, crypto::Ciphertext{});
+  sum_ = SumContributions(key.paillier(), by_party);
   std::vector<crypto::Ciphertext> list;  // party order
   list.reserve(length * n);
   for (int p = 0; p < n; ++p) {
     list.insert(list.end(), by_party[p]->counts.begin(), by_party[p]->counts.end());
-  }
-  for (size_t j = 0; j < length; ++j) {
-    std::vector<crypto::Ciphertext> column;
-    column.reserve(n);
-    for (int p = 0; p < n; ++p) column.push_back(by_party[p]->counts[j]);
-    sum_[j] = evaluator.Sum(column);
   }
   digest_ = CiphertextsDigest(context_, list, key.paillier().ciphertext_bytes());
   return *digest_;
@@ -179,6 +172,20 @@ absl::StatusOr<crypto::PartialDecryptionBatch> DpVocabularyParty::Decrypt(
                      DigestHex(requested), ", the party's own are ", DigestHex(*digest_)));
   }
   return key_share_.PartialDecryptBatchWithProofs(sum_, proof_rng, pool_);
+}
+
+std::vector<crypto::Ciphertext> SumContributions(
+    const crypto::PaillierPublicKey& key,
+    absl::Span<const VocabularyContribution* const> by_party) {
+  crypto::PaillierEvaluator evaluator(key);
+  const size_t length = by_party.empty() ? 0 : by_party[0]->counts.size();
+  std::vector<crypto::Ciphertext> sum(length);
+  std::vector<crypto::Ciphertext> column(by_party.size());
+  for (size_t j = 0; j < length; ++j) {
+    for (size_t p = 0; p < by_party.size(); ++p) column[p] = by_party[p]->counts[j];
+    sum[j] = evaluator.Sum(column);
+  }
+  return sum;
 }
 
 absl::StatusOr<std::vector<int64_t>> DecodeNoisyCandidateCounts(

@@ -125,6 +125,11 @@ class DpVocabularyParty {
   std::string context_;  // run id, plan and candidates: bound into the digest
 };
 
+// E(sum_p h_p + Z_p): the slot-wise product of the contributions (one per
+// party, equal lengths, already checked as AcceptContributions does).
+std::vector<crypto::Ciphertext> SumContributions(
+    const crypto::PaillierPublicKey& key, absl::Span<const VocabularyContribution* const> by_party);
+
 // The noisy counts from the sum's partial decryptions: every batch's proofs
 // verified, at least the key's threshold of them (InvalidArgument naming
 // the party whose batch fails; FailedPrecondition when too few).

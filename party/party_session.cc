@@ -15,12 +15,13 @@
 #include "base/path_component.h"
 #include "base/status_macros.h"
 #include "crypto/mpc_config.h"
-#include "lda/gibbs_state.h"
 #include "crypto/paillier_serialization.h"
+#include "lda/gibbs_state.h"
 #include "party/protocol_wire.h"
 #include "party/secure_dp_noise.h"
 #include "party/two_holder_disclosure.h"
 #include "privacy/document_caps.h"
+#include "privacy/dp_vocabulary.h"
 
 namespace pplda::party {
 namespace {
@@ -116,13 +117,20 @@ absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
   }
   auto session = std::unique_ptr<PartySession>(
       new PartySession(run_id, parameters, resources, transport));
-  if (const std::optional<privacy::DpCountOptions> dp = DpOptionsFromParameters(parameters)) {
+  ASSIGN_OR_RETURN(session->dp_vocabulary_,
+                   DpVocabularyFromParameters(parameters, resources.num_parties,
+                                              resources.corpus->vocabulary.size()));
+  if (const std::optional<privacy::DpCountOptions> dp =
+          TrainingDpOptions(parameters, session->dp_vocabulary_)) {
     RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp, static_cast<int>(parameters.iterations())));
     // DP training caps every document (privacy/document_caps.h) before the
-    // token count is reported.
-    session->capped_corpus_ = std::make_unique<lda::Corpus>(
-        privacy::CapDocuments(*resources.corpus, dp->caps, nullptr));
-    session->resources_.corpus = session->capped_corpus_.get();
+    // token count is reported; with a DP vocabulary, once the documents are
+    // restricted to it (DoSelectVocabulary).
+    if (!session->dp_vocabulary_.has_value()) {
+      session->capped_corpus_ = std::make_unique<lda::Corpus>(
+          privacy::CapDocuments(*resources.corpus, dp->caps, nullptr));
+      session->resources_.corpus = session->capped_corpus_.get();
+    }
   }
   for (int s = 0; s < kPartyRandomSources; ++s) {
     std::unique_ptr<crypto::SecureRng> rng =
@@ -139,6 +147,9 @@ int64_t PartySession::documents() const { return resources_.corpus->num_document
 std::string PartySession::state() const {
   if (failed_) return "failed";
   if (published_) return "published";
+  if (party_ == nullptr && vocabulary_steps_ > 0) {
+    return absl::StrCat("DP vocabulary step ", vocabulary_steps_, " of 3");
+  }
   if (party_ == nullptr) return "joined";
   return absl::StrCat("iteration ", party_->iterations_done());
 }
@@ -162,11 +173,177 @@ absl::StatusOr<T> PartySession::Guard(absl::StatusOr<T> result) {
   return result;
 }
 
+absl::StatusOr<pplda::v1::VocabularyReply> PartySession::Vocabulary(
+    const pplda::v1::VocabularyRequest& request) {
+  RETURN_IF_ERROR(CheckUsable("the DP vocabulary"));
+  if (!dp_vocabulary_.has_value()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id_,
+                     " has no DP vocabulary (dp_vocab_epsilon 0): its vocabulary is the "
+                     "consortium's file"));
+  }
+  if (plan_ != nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is already prepared"));
+  }
+  // The steps in order, each once (a second contribution would draw fresh
+  // noise over the same documents).
+  const int step = request.step_case() == pplda::v1::VocabularyRequest::kContribute ? 1
+                   : request.step_case() == pplda::v1::VocabularyRequest::kDecrypt  ? 2
+                   : request.step_case() == pplda::v1::VocabularyRequest::kSelect   ? 3
+                                                                                    : 0;
+  if (step == 0) return absl::InvalidArgumentError("vocabulary request without a step");
+  if (step != vocabulary_steps_ + 1) {
+    static constexpr const char* kSteps[] = {"", "contribute", "decrypt", "select"};
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id_, ": DP vocabulary step '", kSteps[step], "' asked after ",
+        vocabulary_steps_, " of its 3 steps (contribute, decrypt, select, each once)"));
+  }
+  absl::StatusOr<pplda::v1::VocabularyReply> reply = step == 1 ? DoContributeVocabulary()
+                                                     : step == 2
+                                                         ? DoDecryptVocabulary(request.decrypt())
+                                                         : DoSelectVocabulary(request.select());
+  if (reply.ok()) vocabulary_steps_ = step;
+  return Guard(std::move(reply));
+}
+
+absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoContributeVocabulary() {
+  // The run's whole budget, the vocabulary's included, before this party's
+  // documents contribute to any release.
+  if (tokens() > 0) RETURN_IF_ERROR(DebitPrivacyBudget(DpOptionsFromParameters(parameters_)));
+  ASSIGN_OR_RETURN(vocabulary_party_,
+                   DpVocabularyParty::Create(
+                       run_id_, resources_.party_index, dp_vocabulary_->plan, *resources_.key_share,
+                       rng(PartyRandomSource::kVocabularyEncryptor), resources_.pool));
+  ASSIGN_OR_RETURN(VocabularyContribution mine,
+                   vocabulary_party_->Contribute(*resources_.corpus, resources_.corpus->vocabulary,
+                                                 rng(PartyRandomSource::kVocabularyNoise)));
+  pplda::v1::VocabularyReply reply;
+  *reply.mutable_contribution() =
+      crypto::CiphertextBatchToProto(*resources_.key_share->public_key(), mine.counts);
+  return reply;
+}
+
+absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoDecryptVocabulary(
+    const pplda::v1::VocabularyDecrypt& request) {
+  const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
+  ASSIGN_OR_RETURN(crypto::PackingLayout layout,
+                   VocabularyPackingLayout(dp_vocabulary_->plan, key.paillier()));
+  const size_t ciphertexts = layout.NumPlaintexts(dp_vocabulary_->plan.candidates);
+  std::vector<VocabularyContribution> contributions;
+  for (int p = 0; p < request.contributions_size(); ++p) {
+    VocabularyContribution c;
+    c.run_id = run_id_;
+    c.party = p;
+    absl::StatusOr<std::vector<crypto::Ciphertext>> counts =
+        crypto::CiphertextBatchFromProto(key, request.contributions(p), ciphertexts);
+    if (!counts.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("contributions[", p, "] (compute party ", p,
+                                                     "): ", counts.status().message()));
+    }
+    c.counts = *std::move(counts);
+    contributions.push_back(std::move(c));
+  }
+  ASSIGN_OR_RETURN(CountsDigest digest, vocabulary_party_->AcceptContributions(contributions));
+  // The digests travel over the parties' own links, never the coordinator.
+  RETURN_IF_ERROR(CreateEngine());
+  const int n = resources_.num_parties;
+  std::vector<std::vector<uint8_t>> payloads(n);
+  for (int j = 0; j < n; ++j) {
+    if (j != resources_.party_index) payloads[j].assign(digest.begin(), digest.end());
+  }
+  ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> received,
+                   engine_->ExchangeWithAll(std::move(payloads)));
+  std::vector<CountsDigest> digests(n);
+  for (int j = 0; j < n; ++j) {
+    if (j == resources_.party_index) {
+      digests[j] = digest;
+      continue;
+    }
+    if (received[j].size() != digests[j].size()) {
+      return absl::InvalidArgumentError(absl::StrCat("compute party ", j, " sent a ",
+                                                     received[j].size(),
+                                                     "-byte vocabulary digest, expected 32"));
+    }
+    std::copy(received[j].begin(), received[j].end(), digests[j].begin());
+  }
+  RETURN_IF_ERROR(vocabulary_party_->ConfirmDigests(digests));
+  pplda::v1::VocabularyReply reply;
+  if (request.decrypt()) {
+    ASSIGN_OR_RETURN(crypto::PartialDecryptionBatch partials,
+                     vocabulary_party_->Decrypt(digest, rng(PartyRandomSource::kVocabularyProofs)));
+    *reply.mutable_partials() = crypto::PartialDecryptionBatchToProto(key, partials);
+  }
+  return reply;
+}
+
+absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoSelectVocabulary(
+    const pplda::v1::VocabularySelect& request) {
+  const crypto::ThresholdPublicKeyPtr& key = resources_.key_share->public_key();
+  const privacy::CandidateUnionPlan& plan = dp_vocabulary_->plan;
+  if (request.partials_size() != key->threshold()) {
+    return absl::InvalidArgumentError(absl::StrCat("partials: ", request.partials_size(),
+                                                   " batches, the key needs ", key->threshold()));
+  }
+  ASSIGN_OR_RETURN(crypto::PackingLayout layout, VocabularyPackingLayout(plan, key->paillier()));
+  std::vector<crypto::PartialDecryptionBatch> batches;
+  for (int i = 0; i < request.partials_size(); ++i) {
+    absl::StatusOr<crypto::PartialDecryptionBatch> batch = crypto::PartialDecryptionBatchFromProto(
+        *key, request.partials(i), vocabulary_party_->sum().size());
+    if (!batch.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("partials[", i, "]: ", batch.status().message()));
+    }
+    batches.push_back(*std::move(batch));
+  }
+  // Every proof verified against the sum this party computed and confirmed.
+  ASSIGN_OR_RETURN(std::vector<int64_t> noisy,
+                   DecodeNoisyCandidateCounts(key, layout, vocabulary_party_->sum(), batches,
+                                              plan.candidates, resources_.pool));
+  ASSIGN_OR_RETURN(std::vector<lda::TermId> selected, privacy::SelectCandidates(plan, noisy));
+  if (selected.empty()) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "the DP vocabulary kept none of the %d candidates (threshold %d documents): raise "
+        "--dp-vocab-epsilon, lower --dp-vocab-max-terms, or use more documents",
+        plan.candidates, plan.threshold));
+  }
+  // The documents over the selected terms, then DP training's caps.
+  const lda::Corpus restricted = privacy::RestrictToTerms(*resources_.corpus, selected, nullptr);
+  const std::optional<privacy::DpCountOptions> training =
+      TrainingDpOptions(parameters_, dp_vocabulary_);
+  capped_corpus_ =
+      std::make_unique<lda::Corpus>(privacy::CapDocuments(restricted, training->caps, nullptr));
+  resources_.corpus = capped_corpus_.get();
+  // From here the run's vocabulary is the selected one (the plan digest
+  // Prepare confirms binds it).
+  const std::string sha = VocabularySha256(resources_.corpus->vocabulary);
+  parameters_.set_vocabulary_sha256(sha);
+  pplda::v1::VocabularyReply reply;
+  reply.set_vocabulary_sha256(sha);
+  reply.set_vocabulary_size(static_cast<uint32_t>(resources_.corpus->vocabulary.size()));
+  reply.set_tokens(static_cast<uint64_t>(tokens()));
+  reply.set_documents(static_cast<uint64_t>(documents()));
+  return reply;
+}
+
+absl::Status PartySession::CreateEngine() {
+  if (engine_ != nullptr) return absl::OkStatus();
+  const int n = resources_.num_parties;
+  ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(n, (n - 1) / 2));
+  ASSIGN_OR_RETURN(
+      engine_, crypto::MpcEngine::Create(config, transport_, rng(PartyRandomSource::kMpcEngine)));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<pplda::v1::PrepareReply> PartySession::Prepare(
     const pplda::v1::PrepareRequest& request) {
   RETURN_IF_ERROR(CheckUsable("Prepare"));
   if (plan_ != nullptr) {
     return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is already prepared"));
+  }
+  if (dp_vocabulary_.has_value() && vocabulary_steps_ != 3) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id_, " selects its vocabulary by DP first: Prepare after ",
+                     vocabulary_steps_, " of the DP vocabulary's 3 steps"));
   }
   return Guard(DoPrepare(request));
 }
@@ -186,12 +363,15 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
         "tokens_per_party[", resources_.party_index, "] = ", tokens[resources_.party_index],
         ", but this party holds ", this->tokens(), " tokens"));
   }
-  const std::optional<privacy::DpCountOptions> dp = DpOptionsFromParameters(parameters_);
+  const std::optional<privacy::DpCountOptions> dp = TrainingDpOptions(parameters_, dp_vocabulary_);
   if (this->tokens() > 0) {
     RETURN_IF_ERROR(CheckTwoHolderDisclosure(
         DataHolders(tokens), dp.has_value(), resources_.accept_two_holder_disclosure,
         "accept_two_holder_disclosure = true in this party's party.toml"));
-    RETURN_IF_ERROR(DebitPrivacyBudget(dp));
+    // With a DP vocabulary the run's budget was debited at its contribution.
+    if (!dp_vocabulary_.has_value()) {
+      RETURN_IF_ERROR(DebitPrivacyBudget(DpOptionsFromParameters(parameters_)));
+    }
   }
   SecureLdaOptions options;
   options.num_topics = static_cast<int>(parameters_.num_topics());
@@ -213,8 +393,7 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
                    SecureLdaPlan::Create(options, resources_.corpus->vocabulary.size(), tokens,
                                          key.paillier(), config));
   plan_ = std::make_unique<SecureLdaPlan>(std::move(plan));
-  ASSIGN_OR_RETURN(engine_, crypto::MpcEngine::Create(config, transport_,
-                                                      rng(PartyRandomSource::kMpcEngine)));
+  RETURN_IF_ERROR(CreateEngine());
   RETURN_IF_ERROR(ConfirmPlan(tokens));
   ASSIGN_OR_RETURN(encryptor_,
                    crypto::PaillierEncryptor::Create(

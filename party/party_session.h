@@ -4,6 +4,15 @@
 //
 //   Create (Join)  checks the run parameters and that the party holds the
 //                  vocabulary the coordinator names (SHA-256);
+//   Vocabulary     runs with a DP vocabulary only (dp_vocab_epsilon > 0; the
+//                  consortium vocabulary is then the public candidate list),
+//                  three calls in order (party/dp_vocabulary_party.h):
+//                  contribute (the privacy budget is debited here), decrypt
+//                  (sums every contribution, ONE MPC ROUND comparing the
+//                  digests, partial decryptions when asked), select (verifies
+//                  the partial decryptions, selects the vocabulary, restricts
+//                  the documents to it and caps them; the run's vocabulary is
+//                  from then on the selected one);
 //   Prepare        builds the public plan from every party's token total,
 //                  then ONE MPC ROUND in which the parties compare a hash of
 //                  (run id, parameters, vocabulary, token totals): a
@@ -42,9 +51,11 @@
 #include "crypto/secure_rng.h"
 #include "crypto/transport.h"
 #include "lda/corpus.h"
+#include "party/dp_vocabulary_party.h"
 #include "party/lda_party.h"
 #include "party/party_randomness.h"
 #include "party/privacy_ledger.h"
+#include "party/run_dp_budget.h"
 #include "party/run_state_file.h"
 #include "privacy/dp_count_training.h"
 #include "proto/party_control_service.pb.h"
@@ -95,6 +106,8 @@ class PartySession {
     return party_ == nullptr ? std::string() : DigestHex(party_->counts_digest());
   }
 
+  absl::StatusOr<pplda::v1::VocabularyReply> Vocabulary(
+      const pplda::v1::VocabularyRequest& request);
   absl::StatusOr<pplda::v1::PrepareReply> Prepare(const pplda::v1::PrepareRequest& request);
   absl::StatusOr<pplda::v1::IterateReply> Iterate(const pplda::v1::IterateRequest& request);
   absl::StatusOr<pplda::v1::PublishReply> Publish(const pplda::v1::PublishRequest& request);
@@ -109,6 +122,12 @@ class PartySession {
   template <typename T>
   absl::StatusOr<T> Guard(absl::StatusOr<T> result);
   absl::Status CheckUsable(std::string_view what) const;
+  absl::StatusOr<pplda::v1::VocabularyReply> DoContributeVocabulary();
+  absl::StatusOr<pplda::v1::VocabularyReply> DoDecryptVocabulary(
+      const pplda::v1::VocabularyDecrypt& request);
+  absl::StatusOr<pplda::v1::VocabularyReply> DoSelectVocabulary(
+      const pplda::v1::VocabularySelect& request);
+  absl::Status CreateEngine();
   absl::StatusOr<pplda::v1::PrepareReply> DoPrepare(const pplda::v1::PrepareRequest& request);
   absl::StatusOr<pplda::v1::IterateReply> DoIterate(const pplda::v1::IterateRequest& request);
   absl::StatusOr<pplda::v1::PublishReply> DoPublish(const pplda::v1::PublishRequest& request);
@@ -137,6 +156,12 @@ class PartySession {
   // DP runs: the party's documents capped by the run's caps (resources_.corpus
   // then points here: the token count reported at Join is the capped one).
   std::unique_ptr<lda::Corpus> capped_corpus_;
+  // DP vocabulary runs: the plan and its accountant (from Join), this
+  // party's side of the selection, and whether it is done (Prepare waits
+  // for it; the selected vocabulary's corpus is then capped_corpus_).
+  std::optional<RunDpVocabulary> dp_vocabulary_;
+  std::unique_ptr<DpVocabularyParty> vocabulary_party_;
+  int vocabulary_steps_ = 0;  // of contribute, decrypt, select, done in order
   bool published_ = false;
   bool failed_ = false;
 };

@@ -18,6 +18,10 @@ class GrpcClient final : public PartyControlClient {
                                             Deadline deadline) override {
     return Call(&pplda::v1::PartyControl::Stub::Join, request, deadline);
   }
+  absl::StatusOr<pplda::v1::VocabularyReply> Vocabulary(const pplda::v1::VocabularyRequest& request,
+                                                        Deadline deadline) override {
+    return Call(&pplda::v1::PartyControl::Stub::Vocabulary, request, deadline);
+  }
   absl::StatusOr<pplda::v1::PrepareReply> Prepare(const pplda::v1::PrepareRequest& request,
                                                   Deadline deadline) override {
     return Call(&pplda::v1::PartyControl::Stub::Prepare, request, deadline);
@@ -61,6 +65,14 @@ class RelayClient final : public PartyControlClient {
     return Take<pplda::v1::JoinReply>(Call(std::move(call), deadline),
                                       pplda::v1::RelayedReply::kJoin,
                                       &pplda::v1::RelayedReply::mutable_join);
+  }
+  absl::StatusOr<pplda::v1::VocabularyReply> Vocabulary(const pplda::v1::VocabularyRequest& request,
+                                                        Deadline deadline) override {
+    pplda::v1::RelayedCall call;
+    *call.mutable_vocabulary() = request;
+    return Take<pplda::v1::VocabularyReply>(Call(std::move(call), deadline),
+                                            pplda::v1::RelayedReply::kVocabulary,
+                                            &pplda::v1::RelayedReply::mutable_vocabulary);
   }
   absl::StatusOr<pplda::v1::PrepareReply> Prepare(const pplda::v1::PrepareRequest& request,
                                                   Deadline deadline) override {

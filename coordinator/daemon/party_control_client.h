@@ -33,6 +33,8 @@ class PartyControlClient {
   virtual ~PartyControlClient() = default;
   virtual absl::StatusOr<pplda::v1::JoinReply> Join(const pplda::v1::JoinRequest& request,
                                                     Deadline deadline) = 0;
+  virtual absl::StatusOr<pplda::v1::VocabularyReply> Vocabulary(
+      const pplda::v1::VocabularyRequest& request, Deadline deadline) = 0;
   virtual absl::StatusOr<pplda::v1::PrepareReply> Prepare(
       const pplda::v1::PrepareRequest& request, Deadline deadline) = 0;
   virtual absl::StatusOr<pplda::v1::IterateReply> Iterate(

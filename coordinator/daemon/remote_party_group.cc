@@ -1,5 +1,6 @@
 #include "coordinator/daemon/remote_party_group.h"
 
+#include <chrono>
 #include <thread>
 #include <utility>
 
@@ -12,6 +13,8 @@
 #include "net/grpc_status.h"
 #include "net/message_limits.h"
 #include "net/request_check.h"
+#include "party/dp_vocabulary_party.h"
+#include "party/party_session.h"
 #include "party/protocol_wire.h"
 #include "spdlog/spdlog.h"
 
@@ -137,6 +140,89 @@ absl::StatusOr<std::vector<int64_t>> RemotePartyGroup::Join(
     return absl::OkStatus();
   }));
   return tokens;
+}
+
+absl::StatusOr<SelectedDpVocabulary> RemotePartyGroup::SelectDpVocabulary(
+    const privacy::CandidateUnionPlan& plan, const lda::Vocabulary& candidates, ThreadPool* pool) {
+  const auto start = std::chrono::steady_clock::now();
+  const int n = num_parties();
+  const uint64_t ct_bytes = key_->paillier().ciphertext_bytes();
+  ASSIGN_OR_RETURN(crypto::PackingLayout layout,
+                   party::VocabularyPackingLayout(plan, key_->paillier()));
+  const size_t length = layout.NumPlaintexts(static_cast<size_t>(plan.candidates));
+  SelectedDpVocabulary out;
+  // 1. Every party's encrypted histogram plus noise shares.
+  std::vector<party::VocabularyContribution> contributions(n);
+  pplda::v1::VocabularyRequest decrypt;
+  decrypt.mutable_decrypt()->mutable_contributions()->Reserve(n);
+  for (int p = 0; p < n; ++p) decrypt.mutable_decrypt()->add_contributions();
+  RETURN_IF_ERROR(ForEachParty("DP vocabulary (contribution)", [&](int p) -> absl::Status {
+    pplda::v1::VocabularyRequest request;
+    *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
+    request.mutable_contribute();
+    ASSIGN_OR_RETURN(pplda::v1::VocabularyReply reply,
+                     clients_[p]->Vocabulary(request, Deadline()));
+    contributions[p].run_id = run_id_;
+    contributions[p].party = p;
+    ASSIGN_OR_RETURN(contributions[p].counts,
+                     crypto::CiphertextBatchFromProto(*key_, reply.contribution(), length));
+    *decrypt.mutable_decrypt()->mutable_contributions(p) = std::move(*reply.mutable_contribution());
+    return absl::OkStatus();
+  }));
+  out.coordinator_bytes += static_cast<uint64_t>(n) * (1 + n) * length * ct_bytes;
+  // 2. Relayed to every party; they confirm the sum among themselves and
+  // the key's threshold of them decrypt it.
+  const int decryptors = key_->threshold();
+  std::vector<crypto::PartialDecryptionBatch> batches(decryptors);
+  pplda::v1::VocabularyRequest select;
+  RETURN_IF_ERROR(ForEachParty("DP vocabulary (sum and decryption)", [&](int p) -> absl::Status {
+    pplda::v1::VocabularyRequest request = decrypt;
+    *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
+    request.mutable_decrypt()->set_decrypt(p < decryptors);
+    ASSIGN_OR_RETURN(pplda::v1::VocabularyReply reply,
+                     clients_[p]->Vocabulary(request, Deadline()));
+    if (p < decryptors) {
+      ASSIGN_OR_RETURN(batches[p],
+                       crypto::PartialDecryptionBatchFromProto(*key_, reply.partials(), length));
+      if (batches[p].party != p + 1) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("answered with the partial decryptions of key share ", batches[p].party,
+                         ", expected ", p + 1));
+      }
+    }
+    return absl::OkStatus();
+  }));
+  // 3. The coordinator's own check: every proof against its own sum.
+  std::vector<const party::VocabularyContribution*> by_party;
+  for (const party::VocabularyContribution& c : contributions) by_party.push_back(&c);
+  const std::vector<crypto::Ciphertext> sum = party::SumContributions(key_->paillier(), by_party);
+  ASSIGN_OR_RETURN(
+      std::vector<int64_t> noisy,
+      party::DecodeNoisyCandidateCounts(key_, layout, sum, batches, plan.candidates, pool));
+  ASSIGN_OR_RETURN(std::vector<lda::TermId> selected, privacy::SelectCandidates(plan, noisy));
+  for (lda::TermId u : selected) out.vocabulary.Add(candidates.term(u));
+  const std::string sha = party::VocabularySha256(out.vocabulary);
+  for (const crypto::PartialDecryptionBatch& b : batches) {
+    *select.mutable_select()->add_partials() = crypto::PartialDecryptionBatchToProto(*key_, b);
+    out.coordinator_bytes += static_cast<uint64_t>(1 + n) * 3 * length * ct_bytes;
+  }
+  out.tokens.assign(n, 0);
+  RETURN_IF_ERROR(ForEachParty("DP vocabulary (selection)", [&](int p) -> absl::Status {
+    pplda::v1::VocabularyRequest request = select;
+    *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
+    ASSIGN_OR_RETURN(pplda::v1::VocabularyReply reply,
+                     clients_[p]->Vocabulary(request, Deadline()));
+    if (reply.vocabulary_sha256() != sha) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("selected a vocabulary with SHA-256 ", reply.vocabulary_sha256(), " (",
+                       reply.vocabulary_size(), " terms); the coordinator's decryption selects ",
+                       sha, " (", out.vocabulary.size(), " terms)"));
+    }
+    out.tokens[p] = static_cast<int64_t>(reply.tokens());
+    return absl::OkStatus();
+  }));
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
 }
 
 void RemotePartyGroup::set_plan(const party::SecureLdaPlan& plan, std::vector<int64_t> tokens) {

@@ -31,16 +31,26 @@
 #include <string>
 #include <vector>
 
+#include "base/thread_pool.h"
 #include "coordinator/daemon/party_control_client.h"
 #include "coordinator/party_group.h"
 #include "crypto/paillier_threshold_key.h"
+#include "lda/vocabulary.h"
 #include "net/consortium_file.h"
 #include "net/relay_hub.h"
 #include "net/tls_identity.h"
 #include "party/secure_lda_plan.h"
+#include "privacy/dp_candidate_union.h"
 #include "proto/party_control_service.grpc.pb.h"
 
 namespace pplda::coordinator {
+
+struct SelectedDpVocabulary {
+  lda::Vocabulary vocabulary;      // the selected candidates, ascending ids
+  std::vector<int64_t> tokens;     // each party's tokens over it, after the DP caps
+  uint64_t coordinator_bytes = 0;  // received and relayed
+  double seconds = 0;
+};
 
 struct RemoteCallStats {
   uint64_t mpc_bytes_sent_party0 = 0;  // last iteration, party 0's real transport
@@ -64,6 +74,16 @@ class RemotePartyGroup : public PartyGroup {
   // Join: every party checks the parameters and its vocabulary; returns the
   // token totals by party index.
   absl::StatusOr<std::vector<int64_t>> Join(const pplda::v1::RunParameters& parameters);
+  // The secure DP vocabulary (after Join, before the plan; runs with
+  // dp_vocab_epsilon): contribute -> every party sums, confirms and (the
+  // key's threshold of them) decrypts -> every party verifies and selects.
+  // The coordinator checks each contribution, verifies the partial
+  // decryptions itself against its own sum of the contributions, selects
+  // the same way, and checks every party reports that vocabulary
+  // (FailedPrecondition naming the party otherwise).
+  absl::StatusOr<SelectedDpVocabulary> SelectDpVocabulary(const privacy::CandidateUnionPlan& plan,
+                                                          const lda::Vocabulary& candidates,
+                                                          ThreadPool* pool);
   // After Join, by party index: the seed of a party whose randomness is
   // INSECURE deterministic (tests only; party/party_randomness.h), as it
   // reported at Join.

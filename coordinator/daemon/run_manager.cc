@@ -18,12 +18,15 @@
 #include "coordinator/run_driver.h"
 #include "crypto/mpc_config.h"
 #include "lda/model_file.h"
+#include "party/party_session.h"
 #include "party/protocol_wire.h"
+#include "party/run_dp_budget.h"
 #include "party/run_state_file.h"
 #include "party/secure_dp_noise.h"
 #include "party/secure_lda_plan.h"
 #include "party/two_holder_disclosure.h"
 #include "privacy/dp_training.h"
+#include "privacy/dp_vocabulary.h"
 #include "privacy/privacy_unit.h"
 #include "spdlog/spdlog.h"
 
@@ -123,6 +126,15 @@ RunManager::~RunManager() {
 
 absl::StatusOr<std::string> RunManager::Start(pplda::v1::RunParameters parameters) {
   RETURN_IF_ERROR(CheckParameters(parameters));
+  // The DP vocabulary's split of the budget, and what it leaves training.
+  const int n = static_cast<int>(options_.consortium->compute_parties().size());
+  ASSIGN_OR_RETURN(const std::optional<party::RunDpVocabulary> dp_vocabulary,
+                   party::DpVocabularyFromParameters(parameters, n, options_.vocabulary->size()));
+  if (dp_vocabulary.has_value()) {
+    RETURN_IF_ERROR(
+        privacy::ValidateDpCountOptions(*party::TrainingDpOptions(parameters, dp_vocabulary),
+                                        static_cast<int>(parameters.iterations())));
+  }
   std::lock_guard<std::mutex> lock(mu_);
   if (active_) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -215,6 +227,30 @@ absl::Status RunManager::Execute(const std::string& run_id,
                  run_id, options_.consortium->compute_parties()[p].name, *seed);
     if (!insecure_deterministic_rng_seed.has_value()) insecure_deterministic_rng_seed = seed;
   }
+  ThreadPool pool(options_.threads);
+  // The secure DP vocabulary: the consortium file is then the public
+  // candidate list, and the run's vocabulary the selected terms.
+  ASSIGN_OR_RETURN(std::optional<party::RunDpVocabulary> dp_vocabulary,
+                   party::DpVocabularyFromParameters(parameters, n, options_.vocabulary->size()));
+  const lda::Vocabulary* vocabulary = options_.vocabulary;
+  std::string vocabulary_sha256 = options_.vocabulary_sha256;
+  pplda::v1::RunParameters run_parameters = parameters;
+  std::optional<SelectedDpVocabulary> selection;
+  if (dp_vocabulary.has_value()) {
+    Update([&](pplda::v1::RunStatus& s) {
+      s.set_state("selecting vocabulary");
+      s.set_phase(absl::StrCat("parties select the vocabulary by a DP set union over ",
+                               options_.vocabulary->size(), " public candidates"));
+    });
+    ASSIGN_OR_RETURN(selection,
+                     group->SelectDpVocabulary(dp_vocabulary->plan, *options_.vocabulary, &pool));
+    tokens = selection->tokens;
+    vocabulary = &selection->vocabulary;
+    vocabulary_sha256 = party::VocabularySha256(selection->vocabulary);
+    run_parameters.set_vocabulary_sha256(vocabulary_sha256);
+    spdlog::info("run {}: DP vocabulary: {} of {} candidates selected in {:.1f} s", run_id,
+                 vocabulary->size(), options_.vocabulary->size(), selection->seconds);
+  }
   Update([&](pplda::v1::RunStatus& s) {
     s.set_state("preparing");
     s.set_phase("parties encrypt their initial counts");
@@ -225,21 +261,22 @@ absl::Status RunManager::Execute(const std::string& run_id,
   lda.beta = parameters.beta();
   ASSIGN_OR_RETURN(lda.draw_method, crypto::DrawMethodFromName(parameters.draw_method()));
   lda.verify_conversion = parameters.verify_conversion();
-  const std::optional<privacy::DpCountOptions> dp = party::DpOptionsFromParameters(parameters);
+  // DP training gets what the vocabulary left of the run's budget.
+  const std::optional<privacy::DpCountOptions> dp =
+      party::TrainingDpOptions(parameters, dp_vocabulary);
   std::optional<party::SecureDpSetup> dp_setup;
   if (dp.has_value()) {
     // The parties derive the same (party/party_session.cc).
-    ASSIGN_OR_RETURN(dp_setup, party::SetUpSecureDp(*dp, static_cast<int>(parameters.iterations()),
-                                                    n, MpcThreshold(n),
-                                                    options_.vocabulary->size(), lda.num_topics));
+    ASSIGN_OR_RETURN(dp_setup,
+                     party::SetUpSecureDp(*dp, static_cast<int>(parameters.iterations()), n,
+                                          MpcThreshold(n), vocabulary->size(), lda.num_topics));
     lda.dp = dp_setup->noise;
   }
   ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(n, MpcThreshold(n)));
   ASSIGN_OR_RETURN(party::SecureLdaPlan plan,
-                   party::SecureLdaPlan::Create(lda, options_.vocabulary->size(), tokens,
+                   party::SecureLdaPlan::Create(lda, vocabulary->size(), tokens,
                                                 options_.key->paillier(), config));
   group->set_plan(plan, tokens);
-  ThreadPool pool(options_.threads);
   ASSIGN_OR_RETURN(std::unique_ptr<LdaCoordinator> coordinator,
                    LdaCoordinator::Create(run_id, plan, options_.key, &pool));
   RunDriverOptions driver;
@@ -287,7 +324,7 @@ absl::Status RunManager::Execute(const std::string& run_id,
                  r.seconds);
   };
   // The run state at every iteration boundary (party/run_state_file.h).
-  const party::PlanDigest plan_digest = party::ComputePlanDigest(run_id, parameters, tokens);
+  const party::PlanDigest plan_digest = party::ComputePlanDigest(run_id, run_parameters, tokens);
   const std::filesystem::path state_path = party::RunStatePath(options_.state_dir, run_id);
   driver.on_boundary = [&](const IterationBoundary& b) -> absl::Status {
     pplda::v1::CoordinatorRunState state;
@@ -296,7 +333,7 @@ absl::Status RunManager::Execute(const std::string& run_id,
     header.set_participant(options_.name);
     header.set_iteration(b.iteration);
     header.set_plan_digest(std::string(plan_digest.begin(), plan_digest.end()));
-    *state.mutable_parameters() = parameters;
+    *state.mutable_parameters() = run_parameters;
     for (const net::Participant& p : options_.consortium->compute_parties()) {
       state.add_parties(p.name);
     }
@@ -313,7 +350,7 @@ absl::Status RunManager::Execute(const std::string& run_id,
     }
     return party::WriteRunState(state_path, state);
   };
-  ASSIGN_OR_RETURN(DrivenRun run, DriveRun(*coordinator, *group, *options_.vocabulary, driver));
+  ASSIGN_OR_RETURN(DrivenRun run, DriveRun(*coordinator, *group, *vocabulary, driver));
 
   LeakageContext leakage;
   leakage.setting = "secure multi-party run over the network (party daemons, untrusted coordinator)";
@@ -351,8 +388,8 @@ absl::Status RunManager::Execute(const std::string& run_id,
                      {"conversion", run.stats.phases.conversion}, {"weights", run.stats.phases.weights},
                      {"draw", run.stats.phases.draw}, {"update", run.stats.phases.update}}}};
   m["corpus"] = {{"parties", parties},
-                 {"vocabulary_size", options_.vocabulary->size()},
-                 {"vocabulary_sha256", options_.vocabulary_sha256}};
+                 {"vocabulary_size", vocabulary->size()},
+                 {"vocabulary_sha256", vocabulary_sha256}};
   m["privacy"] = LeakageStatement(leakage);
   if (dp_setup.has_value()) {
     // Parameters only: no timing, byte or round count, no per-party token
@@ -364,7 +401,13 @@ absl::Status RunManager::Execute(const std::string& run_id,
     }
     nlohmann::json names = nlohmann::json::array();
     for (int p = 0; p < n; ++p) names.push_back(options_.consortium->compute_parties()[p].name);
-    m["corpus"] = {{"parties", names}, {"vocabulary_sha256", options_.vocabulary_sha256}};
+    m["corpus"] = {{"parties", names}, {"vocabulary_sha256", vocabulary_sha256}};
+    if (selection.has_value()) {
+      m["corpus"]["vocabulary"] = {
+          {"source", "secure DP set union over the consortium's public candidates"},
+          {"candidates", options_.vocabulary->size()},
+          {"candidates_sha256", options_.vocabulary_sha256}};
+    }
     leakage.dp_counts = true;
     // The unit: one document as each party's daemon reads it. The parties'
     // reading options (split, window) are theirs and unknown here, so the
@@ -375,14 +418,28 @@ absl::Status RunManager::Execute(const std::string& run_id,
         "one document of a party's corpus as its daemon's reading options cut it (with "
         "split input a window or paragraph, not the source file: see each party's config)";
     unit.part_of_a_file = true;
+    // The run's budget as requested: the vocabulary's part first, then
+    // training's (party/run_dp_budget.h).
     privacy::DpTrainingOptions options;
-    options.counts = dp;
-    nlohmann::json statement = privacy::DpPrivacyStatement(options, dp_setup->accountant, unit,
-                                                           std::nullopt, dp_setup->description);
+    options.counts = party::DpOptionsFromParameters(parameters);
+    if (dp_vocabulary.has_value()) {
+      options.vocabulary =
+          privacy::DpVocabularyOptions{parameters.dp_vocab_epsilon(), parameters.dp_vocab_delta(),
+                                       static_cast<int>(parameters.dp_vocab_max_terms())};
+    }
+    ASSIGN_OR_RETURN(
+        const privacy::PrivacyAccountant accountant,
+        party::ComposeRunAccountant(parameters.dp_epsilon(), parameters.dp_delta(),
+                                    dp_vocabulary ? &dp_vocabulary->plan : nullptr,
+                                    dp_vocabulary ? &dp_vocabulary->accountant : nullptr,
+                                    dp_setup->accountant));
+    nlohmann::json statement =
+        privacy::DpPrivacyStatement(options, accountant, unit, std::nullopt, dp_setup->description);
     statement["setting"] = leakage.setting;
-    statement["leakage"] = privacy::SecureDpLeakage(dp_setup->accountant, *dp, unit, n,
-                                                    MpcThreshold(n));
+    statement["leakage"] = privacy::SecureDpLeakage(accountant, *options.counts, unit, n,
+                                                    MpcThreshold(n), dp_vocabulary.has_value());
     statement["secure_protocol"] = LeakageStatement(leakage);
+    if (dp_vocabulary.has_value()) statement["dp_vocabulary"] = dp_vocabulary->plan.Describe();
     m["privacy"] = std::move(statement);
   }
   const std::string json = lda::ModelToJson(run.model).dump(1);

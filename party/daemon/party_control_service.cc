@@ -145,6 +145,14 @@ grpc::Status PartyControlService::Join(grpc::ServerContext* context,
   return net::ToGrpcStatus(HandleJoin(*request, reply));
 }
 
+grpc::Status PartyControlService::Vocabulary(grpc::ServerContext* context,
+                                             const pplda::v1::VocabularyRequest* request,
+                                             pplda::v1::VocabularyReply* reply) {
+  absl::Status checked = Check(*context, request->has_header(), request->header());
+  if (!checked.ok()) return net::ToGrpcStatus(checked);
+  return net::ToGrpcStatus(HandleVocabulary(*request, reply));
+}
+
 grpc::Status PartyControlService::Prepare(grpc::ServerContext* context,
                                           const pplda::v1::PrepareRequest* request,
                                           pplda::v1::PrepareReply* reply) {
@@ -184,6 +192,9 @@ pplda::v1::RelayedReply PartyControlService::HandleRelayed(const pplda::v1::Rela
     case pplda::v1::RelayedCall::kJoin:
       status = HandleJoin(call.join(), reply.mutable_join());
       break;
+    case pplda::v1::RelayedCall::kVocabulary:
+      status = HandleVocabulary(call.vocabulary(), reply.mutable_vocabulary());
+      break;
     case pplda::v1::RelayedCall::kPrepare:
       status = HandlePrepare(call.prepare(), reply.mutable_prepare());
       break;
@@ -214,6 +225,31 @@ absl::Status PartyControlService::HandleJoin(const pplda::v1::JoinRequest& reque
   RETURN_IF_ERROR(CheckHeader(request.has_header(), request.header()));
   std::lock_guard<std::mutex> lock(mu_);
   return Finish(DoJoin(request, reply), "Join", request.header().run_id());
+}
+
+absl::Status PartyControlService::HandleVocabulary(const pplda::v1::VocabularyRequest& request,
+                                                   pplda::v1::VocabularyReply* reply) {
+  RETURN_IF_ERROR(CheckHeader(request.has_header(), request.header()));
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::string& run_id = request.header().run_id();
+  absl::Status status = [&]() -> absl::Status {
+    ASSIGN_OR_RETURN(PartySession * session, SessionFor(run_id));
+    transport_->set_iteration(0);
+    ASSIGN_OR_RETURN(*reply, session->Vocabulary(request));
+    *reply->mutable_header() = net::MakeHeader(name_, run_id, 0);
+    if (request.has_select()) {
+      spdlog::info(
+          "run {}: DP vocabulary selected: {} terms (SHA-256 {}); {} documents, {} "
+          "tokens over it after the DP caps",
+          run_id, reply->vocabulary_size(), reply->vocabulary_sha256(), reply->documents(),
+          reply->tokens());
+    } else {
+      spdlog::info("run {}: DP vocabulary: {} done", run_id,
+                   request.has_contribute() ? "encrypted contribution" : "sum confirmed");
+    }
+    return absl::OkStatus();
+  }();
+  return Finish(status, "Vocabulary", run_id);
 }
 
 absl::Status PartyControlService::HandlePrepare(const pplda::v1::PrepareRequest& request_ref,

@@ -63,6 +63,8 @@ class PartyControlService final : public pplda::v1::PartyControl::Service {
 
   grpc::Status Join(grpc::ServerContext* context, const pplda::v1::JoinRequest* request,
                     pplda::v1::JoinReply* reply) override;
+  grpc::Status Vocabulary(grpc::ServerContext* context, const pplda::v1::VocabularyRequest* request,
+                          pplda::v1::VocabularyReply* reply) override;
   grpc::Status Prepare(grpc::ServerContext* context, const pplda::v1::PrepareRequest* request,
                        pplda::v1::PrepareReply* reply) override;
   grpc::Status Iterate(grpc::ServerContext* context, const pplda::v1::IterateRequest* request,
@@ -74,6 +76,8 @@ class PartyControlService final : public pplda::v1::PartyControl::Service {
 
   // The steps, for a caller already known to be the coordinator.
   absl::Status HandleJoin(const pplda::v1::JoinRequest& request, pplda::v1::JoinReply* reply);
+  absl::Status HandleVocabulary(const pplda::v1::VocabularyRequest& request,
+                                pplda::v1::VocabularyReply* reply);
   absl::Status HandlePrepare(const pplda::v1::PrepareRequest& request,
                              pplda::v1::PrepareReply* reply);
   absl::Status HandleIterate(const pplda::v1::IterateRequest& request,

@@ -22,6 +22,7 @@
 //    party wrote its mixtures (0600, one row per document).
 //  - `pplda run cancel` ends an active run as cancelled, and the
 //    consortium runs again afterwards.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -40,6 +41,7 @@ namespace pplda::e2e::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 constexpr int kTopics = 3;
@@ -63,6 +65,9 @@ struct SimulateOptions {
   int threads = 0;               // 0: all cores
   std::string out = "simulate";  // folder under the consortium's
   std::vector<std::string> dp;   // DP training flags (then no --mixtures-dir)
+  // The consortium's vocabulary as the DP vocabulary's candidates
+  // (--dp-vocab-candidates) instead of the run's vocabulary (--vocabulary).
+  bool vocabulary_as_candidates = false;
 };
 
 absl::StatusOr<Simulation> Simulate(const LocalConsortium& c, const ConsortiumOptions& o,
@@ -75,7 +80,10 @@ absl::StatusOr<Simulation> Simulate(const LocalConsortium& c, const ConsortiumOp
     args.push_back(
         absl::StrCat(LocalConsortium::kPartyNames[i], "=", LocalConsortium::Documents(i).string()));
   }
-  for (const std::string& a : {std::string("--vocabulary"),   c.vocabulary().string(),
+  const std::string vocabulary_flag =
+      s.vocabulary_as_candidates ? "--dp-vocab-candidates" : "--vocabulary";
+  // clang-format off
+  for (const std::string& a : {vocabulary_flag,               c.vocabulary().string(),
                                std::string("--split"),        o.split,
                                std::string("--window-words"), std::to_string(o.window_words),
                                std::string("--max-tokens"),   std::to_string(o.max_tokens),
@@ -86,6 +94,7 @@ absl::StatusOr<Simulation> Simulate(const LocalConsortium& c, const ConsortiumOp
                                std::string("--seed"),         std::to_string(s.seed),
                                std::string("--threads"),      std::to_string(s.threads),
                                std::string("--out"),          (out / "model.json").string()}) {
+    // clang-format on
     args.push_back(a);
   }
   if (s.dp.empty()) {
@@ -320,6 +329,98 @@ TEST_F(ConsortiumRunTest, DeterministicDpRunEqualsSimulateWithTheSameKeyAndSeeds
   EXPECT_FALSE(model["metadata"]["training"].contains("iteration_seconds"));
   EXPECT_FALSE(model["metadata"]["corpus"]["parties"][0].is_object())
       << "a DP model file names the parties but holds no token count";
+}
+
+// The secure DP vocabulary over the network (issue 18): with the
+// consortium's vocabulary file as the public candidates, the daemons select
+// the vocabulary by the DP set union between Join and Prepare and train over
+// it. With the same key and INSECURE deterministic sources the published
+// model equals simulate's (--dp-vocab-candidates): the same noisy counts,
+// the same selection, the same training on what the vocabulary left of the
+// budget. The selection is a strict, non-empty subset of the candidates, the
+// model records the whole run's budget (the vocabulary covered) and the
+// candidates' hash, and each party logs the selected vocabulary.
+TEST_F(ConsortiumRunTest, DeterministicDpVocabularyRunEqualsSimulateWithTheSameKeyAndSeeds) {
+  if (!party::InsecureTestRandomnessAllowed()) {
+    GTEST_SKIP() << "needs a build with PPLDA_INSECURE_TEST_RANDOMNESS=ON";
+  }
+  constexpr uint64_t kRngSeed = 20261125;
+  constexpr int kIterations = 2;
+  const std::vector<std::string> dp = {"--dp-epsilon",         "8",  "--dp-vocab-epsilon", "4",
+                                       "--dp-vocab-max-terms", "50", "--dp-max-tokens",    "3",
+                                       "--dp-max-term-count",  "2"};
+  ConsortiumOptions options;
+  options.insecure_deterministic_rng_seed = kRngSeed;
+  // More candidates than the default's; no reading cap (a party's max_tokens
+  // cuts its documents over its vocabulary file, here the candidates, while
+  // simulate cuts them over the selected vocabulary): DP training's caps
+  // keep the run small.
+  options.min_df = 20;
+  options.max_tokens = 100000;
+  E2E_ASSERT_OK(SetUpConsortium(options));
+  E2E_ASSERT_OK(consortium_.StartAll());
+  absl::StatusOr<FinishedRun> run = RunToPublication(consortium_, kIterations, dp);
+  ASSERT_TRUE(run.ok()) << run.status();
+  SimulateOptions simulate;
+  simulate.iterations = kIterations;
+  simulate.consortium_key = true;
+  simulate.insecure_deterministic_rng_seed = kRngSeed;
+  simulate.threads = 1;
+  simulate.out = "simulate-dp-vocabulary";
+  simulate.dp = dp;
+  simulate.vocabulary_as_candidates = true;
+  absl::StatusOr<Simulation> sim = Simulate(consortium_, options, simulate);
+  ASSERT_TRUE(sim.ok()) << sim.status();
+
+  const nlohmann::json& model = run->model;
+  const std::vector<std::string> candidates = Lines(ReadText(consortium_.vocabulary()));
+  ASSERT_TRUE(model["vocabulary"].is_array());
+  const std::vector<std::string> selected = model["vocabulary"].get<std::vector<std::string>>();
+  EXPECT_GT(selected.size(), 0u);
+  EXPECT_LT(selected.size(), candidates.size()) << "the DP vocabulary kept every candidate";
+  for (const std::string& term : selected) {
+    EXPECT_NE(std::find(candidates.begin(), candidates.end(), term), candidates.end()) << term;
+  }
+  EXPECT_EQ(model["vocabulary"], sim->model["vocabulary"])
+      << "the daemons' DP vocabulary differs from simulate's for the same key and seeds";
+  EXPECT_EQ(model["topic_term_counts"], sim->model["topic_term_counts"])
+      << "the daemons' model differs from simulate's for the same key and seeds";
+
+  const nlohmann::json& privacy = model["metadata"]["privacy"];
+  EXPECT_EQ(privacy["differential_privacy"]["epsilon"],
+            sim->model["metadata"]["privacy"]["differential_privacy"]["epsilon"]);
+  EXPECT_LE(privacy["differential_privacy"]["epsilon"].get<double>(), 8.0);
+  EXPECT_EQ(privacy["dp_vocabulary"], sim->model["metadata"]["privacy"]["dp_vocabulary"]);
+  EXPECT_TRUE(privacy["vocabulary_private"].get<bool>()) << privacy;
+  EXPECT_THAT(run->result_output, Not(HasSubstr("NOT DP"))) << run->result_output;
+  const nlohmann::json& vocabulary = model["metadata"]["corpus"]["vocabulary"];
+  EXPECT_EQ(vocabulary["candidates"], candidates.size());
+  EXPECT_EQ(vocabulary["candidates_sha256"].get<std::string>().size(), 64u);
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    EXPECT_THAT(consortium_.party(i).LogText(),
+                HasSubstr(absl::StrCat("DP vocabulary selected: ", selected.size(), " terms")))
+        << LocalConsortium::kPartyNames[i];
+  }
+}
+
+// The coordinator refuses a DP vocabulary without DP training, and one that
+// would take the whole budget, before any party is asked.
+TEST_F(ConsortiumRunTest, DpVocabularyWithoutRoomForDpTrainingIsRefusedAtStart) {
+  ConsortiumOptions options;
+  E2E_ASSERT_OK(SetUpConsortium(options));
+  E2E_ASSERT_OK(consortium_.StartAll());
+  const std::string config = consortium_.coordinator_config().string();
+  CommandResult alone = RunPplda({"run", "start", "--config", config, "--dp-vocab-epsilon", "1"});
+  EXPECT_NE(alone.exit_code, 0);
+  EXPECT_THAT(alone.output, HasSubstr("add --dp-epsilon")) << alone.output;
+  CommandResult whole = RunPplda(
+      {"run", "start", "--config", config, "--dp-epsilon", "2", "--dp-vocab-epsilon", "2"});
+  EXPECT_NE(whole.exit_code, 0);
+  EXPECT_THAT(whole.output, HasSubstr("must be below")) << whole.output;
+  CommandResult threshold =
+      RunPplda({"run", "start", "--config", config, "--dp-vocab-threshold", "5"});
+  EXPECT_NE(threshold.exit_code, 0);
+  EXPECT_THAT(threshold.output, HasSubstr("add --dp-vocab-epsilon")) << threshold.output;
 }
 
 TEST_F(ConsortiumRunTest, TwoIterationRunKeepsTermCountsTotalsAndWritesMixtures) {
