@@ -1,10 +1,18 @@
-// `pplda keys deal`: DEALER MODE threshold Paillier keys for a consortium's
-// compute parties (crypto/paillier_dealer.h): whoever runs it knows the
-// factorisation of N and can decrypt everything, alone. For tests and demos
-// until dealer-free generation lands; the keys record their origin
-// (KEY_ORIGIN_TRUSTED_DEALER) and every model published with them says so.
-// Writes OUT/public.key (0644) and OUT/<name>.key (0600) per compute party,
-// in consortium order; never overwrites an existing file.
+// `pplda keys deal|generate`: threshold Paillier keys for a consortium's
+// compute parties.
+//   deal      DEALER MODE (crypto/paillier_dealer.h): whoever runs it knows
+//             the factorisation of N and can decrypt everything, alone. For
+//             tests and demos; the keys record their origin
+//             (KEY_ORIGIN_TRUSTED_DEALER) and every model published with
+//             them says so. Writes OUT/public.key (0644) and OUT/<name>.key
+//             (0600) per compute party, in consortium order.
+//   generate  DEALER-FREE, over the network (party/daemon/
+//             network_key_generation.h): each compute party's operator runs
+//             it with its own party.toml at about the same time; the parties
+//             generate the key among themselves and each writes only its own
+//             share (party.key_share) and public.key next to it.
+// Neither ever overwrites an existing file.
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -20,6 +28,7 @@
 #include "crypto/paillier_dealer.h"
 #include "crypto/paillier_key_file.h"
 #include "crypto/secure_rng.h"
+#include "party/daemon/network_key_generation.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::cli {
@@ -91,6 +100,39 @@ absl::Status RunKeysDeal(const KeysDealFlags& f, const GlobalFlags& g) {
   return absl::OkStatus();
 }
 
+struct KeysGenerateFlags {
+  std::string config;
+  int bits = 2048;
+  int wait_seconds = 900;
+  std::string public_key;  // empty: public.key next to party.key_share
+};
+
+absl::Status RunKeysGenerate(const KeysGenerateFlags& f) {
+  party::NetworkKeyGenerationOptions options;
+  options.modulus_bits = f.bits;
+  options.wait = std::chrono::seconds(f.wait_seconds);
+  options.public_key_path = f.public_key;
+  std::fprintf(stderr,
+               "dealer-free key generation (%d bits): run this command with each compute party's "
+               "own party.toml at about the same time; it waits %d s for the others\n",
+               f.bits, f.wait_seconds);
+  ASSIGN_OR_RETURN(party::NetworkKeyGenerationResult r,
+                   party::GenerateKeyOverNetwork(f.config, options));
+  std::printf(
+      "generated a %d-bit %d-of-%d threshold Paillier key with no dealer in %.0f s (%lld "
+      "candidate pairs, %.1f MB sent, %llu rounds)\n"
+      "  this party's share  %s (0600, share %d: never copy it elsewhere)\n"
+      "  public key          %s\n"
+      "  fingerprint         %s\n"
+      "Compare the fingerprint with every other party's; give public.key to the coordinator "
+      "(its coordinator.toml public_key).\n",
+      f.bits, r.threshold, r.num_parties, r.seconds,
+      static_cast<long long>(r.stats.candidate_pairs), r.bytes_sent / 1e6,
+      static_cast<unsigned long long>(r.rounds), r.share_path.c_str(), r.party,
+      r.public_key_path.c_str(), r.fingerprint.c_str());
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 void AddKeysCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) {
@@ -108,6 +150,29 @@ void AddKeysCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) 
   deal->add_option("--out,-o", flags->out, "Folder for public.key and NAME.key files")->required();
   deal->callback([flags, &globals, run] {
     *run = [flags, &globals] { return RunKeysDeal(*flags, globals); };
+  });
+
+  auto generate_flags = std::make_shared<KeysGenerateFlags>();
+  CLI::App* generate = keys->add_subcommand(
+      "generate",
+      "Generate the consortium's key with NO DEALER, over the network: each compute party runs "
+      "this with its own party.toml at about the same time, before its daemon starts");
+  generate->add_option("--config", generate_flags->config, "This party's party.toml")
+      ->required()
+      ->check(CLI::ExistingFile);
+  generate->add_option("--bits", generate_flags->bits, "Paillier modulus bits")
+      ->capture_default_str()
+      ->check(CLI::IsMember({1024, 2048, 3072, 4096}));
+  generate
+      ->add_option("--wait-seconds", generate_flags->wait_seconds,
+                   "How long to wait for the other parties (to connect, and for each message)")
+      ->capture_default_str()
+      ->check(CLI::Range(10, 86400));
+  generate->add_option("--public-key", generate_flags->public_key,
+                       "Where to write the public key (default: public.key next to this party's "
+                       "key_share)");
+  generate->callback([generate_flags, run] {
+    *run = [generate_flags] { return RunKeysGenerate(*generate_flags); };
   });
 }
 
