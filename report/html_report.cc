@@ -28,7 +28,7 @@ th{background:#f3f3f3}.num{text-align:right;font-variant-numeric:tabular-nums}
 .ok{background:#eaf4ea;border-left:4px solid #2e7d32;padding:6px 10px}
 .cards{display:flex;flex-wrap:wrap;gap:12px}.card{border:1px solid #ddd;padding:6px;border-radius:4px}
 .card.selected{border-color:#d0661c;box-shadow:0 0 0 3px #f6c89a}.card h3{font-size:14px;margin:2px 0 4px}
-.bubble{cursor:pointer}.row{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}svg{display:block;max-width:100%;height:auto}
+.bubble{cursor:pointer}.row{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}.row>div{max-width:530px}svg{display:block;max-width:100%;height:auto}
 )css";
 
 // Highlights a topic's card when its bubble on the map is clicked.
@@ -232,6 +232,7 @@ std::string TopicsSection(const ReportInputs& in, const std::vector<double>& pre
     BarChartOptions o;
     o.name = absl::StrCat("topic-words-", k);
     o.title = absl::StrCat(TopicLabel(k), " top words");
+    o.show_title = false;  // the card's heading says it
     o.width = 330;
     o.label_width = 110;
     o.bar_height = 14;

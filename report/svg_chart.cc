@@ -9,14 +9,21 @@
 namespace pplda::report {
 namespace {
 
-std::string Open(const std::string& name, const std::string& title, double w, double h) {
-  return absl::StrFormat(
+std::string Open(const std::string& name, const std::string& title, double w, double h,
+                 bool show_title = true) {
+  std::string svg = absl::StrFormat(
       "<svg class=\"chart\" data-chart=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" "
       "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
       "font-family=\"sans-serif\" font-size=\"12\"><title>%s</title>\n"
-      "<rect width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n"
-      "<text x=\"%.1f\" y=\"18\" text-anchor=\"middle\" font-size=\"14\">%s</text>\n",
-      EscapeHtml(name), w, h, w, h, EscapeHtml(title), w, h, w / 2, EscapeHtml(title));
+      "<rect width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n",
+      EscapeHtml(name), w, h, w, h, EscapeHtml(title), w, h);
+  if (show_title) {
+    absl::StrAppendFormat(&svg,
+                          "<text x=\"%.1f\" y=\"18\" text-anchor=\"middle\" "
+                          "font-size=\"14\">%s</text>\n",
+                          w / 2, EscapeHtml(title));
+  }
+  return svg;
 }
 
 // "1.5", "-0.25", "1e+03": short tick labels.
@@ -59,9 +66,9 @@ std::string EscapeHtml(std::string_view s) {
 }
 
 std::string HorizontalBarChart(const std::vector<Bar>& bars, const BarChartOptions& o) {
-  const double top = 30, bottom = 12, value_room = 70;
+  const double top = o.show_title ? 30 : 6, bottom = 12, value_room = 70;
   const double h = top + bottom + o.bar_height * std::max<size_t>(bars.size(), 1) * 1.25;
-  std::string svg = Open(o.name, o.title, o.width, h);
+  std::string svg = Open(o.name, o.title, o.width, h, o.show_title);
   if (bars.empty()) {
     absl::StrAppendFormat(&svg, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no data</text>",
                           o.width / 2, top + o.bar_height);

@@ -146,6 +146,21 @@ TEST(PyLdavisExportTest, HandWorkedValues) {
   EXPECT_GT(std::abs(d["mdsDat"]["x"][0].get<double>()), 0.1);
 }
 
+TEST(PyLdavisExportTest, TopicTermsCoverEveryLambda) {
+  // "a" is common to both topics, "b" and "c" each belong to one. With R = 1
+  // a topic's rows are its top term by lift (lambda = 0) and then its top
+  // term by phi (lambda = 1), in that order.
+  lda::LdaModel m = MakeModel({"a", "b", "c"}, {{50, 5, 0}, {60, 0, 40}});
+  ASSERT_OK_AND_ASSIGN(nlohmann::json d, PyLdavisPreparedData(m, {.relevant_terms = 1}));
+  EXPECT_EQ(d["topic.order"], nlohmann::json({2, 1}));
+  std::map<std::string, std::vector<std::string>> terms;
+  for (size_t i = 0; i < d["tinfo"]["Term"].size(); ++i) {
+    terms[d["tinfo"]["Category"][i]].push_back(d["tinfo"]["Term"][i]);
+  }
+  EXPECT_THAT(terms["Topic1"], ElementsAre("c", "a"));
+  EXPECT_THAT(terms["Topic2"], ElementsAre("b", "a"));
+}
+
 TEST(PyLdavisExportTest, ModelWithoutTokens) {
   lda::LdaModel m = MakeModel({"a", "b", "c"}, {{0, 0, 0}, {0, 0, 0}});
   ASSERT_OK_AND_ASSIGN(nlohmann::json d, PyLdavisPreparedData(m));
