@@ -100,6 +100,7 @@ absl::StatusOr<nlohmann::json> PyLdavisPreparedData(const lda::LdaModel& model,
   for (int t = 0; t < v; ++t) {
     double distinctiveness = 0;
     for (int k = 0; k < k_count; ++k) {
+      if (share[k] <= 0) continue;  // a topic without tokens (pyLDAvis: infinite)
       const double p = at(phi, k, t) / phi_column_sum[t];
       distinctiveness += p * std::log(p / share[k]);
     }

@@ -24,7 +24,8 @@
 // and term_frequency(t) = sum_k term_topic_freq(k, t), term_proportion =
 // term_frequency / its sum:
 //   saliency(t) = term_proportion(t) sum_k p(k|t) log(p(k|t) / share(k)),
-//     p(k|t) = phi(k, t) / sum_k phi(k, t)  ("Default" rows: top R by
+//     p(k|t) = phi(k, t) / sum_k phi(k, t), topics with share 0 left out
+//     of the sum (pyLDAvis would divide by 0)  ("Default" rows: top R by
 //     saliency; Freq = Total = floor(term_frequency); logprob = loglift =
 //     R, R-1, ..., 1);
 //   relevance(k, t; lambda) = lambda log phi(k, t) + (1 - lambda) log lift,

@@ -161,10 +161,35 @@ TEST(PyLdavisExportTest, TopicTermsCoverEveryLambda) {
   EXPECT_THAT(terms["Topic2"], ElementsAre("b", "a"));
 }
 
+// Every number is finite (JSON has no NaN: nlohmann writes it as null).
+void ExpectAllNumbersFinite(const nlohmann::json& j) {
+  if (j.is_structured()) {
+    for (const auto& e : j) ExpectAllNumbersFinite(e);
+  } else {
+    EXPECT_FALSE(j.is_null());
+    if (j.is_number()) EXPECT_TRUE(std::isfinite(j.get<double>()));
+  }
+}
+
 TEST(PyLdavisExportTest, ModelWithoutTokens) {
   lda::LdaModel m = MakeModel({"a", "b", "c"}, {{0, 0, 0}, {0, 0, 0}});
   ASSERT_OK_AND_ASSIGN(nlohmann::json d, PyLdavisPreparedData(m));
   EXPECT_NEAR(d["mdsDat"]["Freq"][0].get<double>(), 50, 1e-9);
+  ExpectAllNumbersFinite(d);
+}
+
+TEST(PyLdavisExportTest, TopicWithoutTokens) {
+  lda::LdaModel m = MakeModel({"a", "b", "c"}, {{5, 3, 0}, {0, 0, 0}});
+  ASSERT_OK_AND_ASSIGN(nlohmann::json d, PyLdavisPreparedData(m));
+  EXPECT_EQ(d["mdsDat"]["Freq"][1], 0.0);
+  ExpectAllNumbersFinite(d);
+  // Saliency over topic 0 alone (share 1): p(0|t) log p(0|t) times the
+  // term's proportion: c (-2.6e-5) > b (-0.126) > a (-0.174). Counting the
+  // empty topic would make every saliency infinite and the order a, b, c.
+  const nlohmann::json& terms = d["tinfo"]["Term"];
+  EXPECT_EQ(terms[0], "c");
+  EXPECT_EQ(terms[1], "b");
+  EXPECT_EQ(terms[2], "a");
 }
 
 TEST(PyLdavisExportTest, RejectsBadInputs) {
