@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -34,8 +35,16 @@ extern char** environ;
 
 namespace pplda::report::testing {
 
-inline constexpr char kChromiumBinary[] = "/usr/bin/chromium";
-inline constexpr char kChromedriverBinary[] = "/usr/bin/chromedriver";
+// The binaries: PPLDA_CHROMIUM and PPLDA_CHROMEDRIVER when set (to try
+// another build, or to see the skip), else Debian's.
+inline std::string ChromiumBinary() {
+  const char* env = std::getenv("PPLDA_CHROMIUM");
+  return env != nullptr && *env != '\0' ? env : "/usr/bin/chromium";
+}
+inline std::string ChromedriverBinary() {
+  const char* env = std::getenv("PPLDA_CHROMEDRIVER");
+  return env != nullptr && *env != '\0' ? env : "/usr/bin/chromedriver";
+}
 
 class ChromiumWebDriver {
  public:
@@ -45,9 +54,10 @@ class ChromiumWebDriver {
   };
 
   static std::unique_ptr<ChromiumWebDriver> Start(std::string* why) {
-    for (const char* binary : {kChromiumBinary, kChromedriverBinary}) {
-      if (access(binary, X_OK) != 0) {
-        *why = std::string(binary) + " not found (apt-get install chromium chromium-driver)";
+    const std::string chromium = ChromiumBinary(), chromedriver = ChromedriverBinary();
+    for (const std::string& binary : {chromium, chromedriver}) {
+      if (access(binary.c_str(), X_OK) != 0) {
+        *why = binary + " not found (apt-get install chromium chromium-driver)";
         return nullptr;
       }
     }
@@ -62,10 +72,10 @@ class ChromiumWebDriver {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    std::vector<char*> argv = {const_cast<char*>(kChromedriverBinary),
+    std::vector<char*> argv = {const_cast<char*>(chromedriver.c_str()),
                                const_cast<char*>(port_flag.c_str()), nullptr};
     const int spawned =
-        posix_spawn(&d->pid_, kChromedriverBinary, &actions, nullptr, argv.data(), environ);
+        posix_spawn(&d->pid_, chromedriver.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (spawned != 0) {
       d->pid_ = 0;
@@ -93,7 +103,7 @@ class ChromiumWebDriver {
          {{"alwaysMatch",
            {{"browserName", "chrome"},
             {"goog:chromeOptions",
-             {{"binary", kChromiumBinary},
+             {{"binary", chromium},
               {"args",
                {"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--no-first-run", "--disable-extensions", "--disable-background-networking",

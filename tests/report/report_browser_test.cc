@@ -62,7 +62,10 @@ class ReportBrowserTest : public ::testing::Test {
     std::string why;
     driver_ = ChromiumWebDriver::Start(&why);
     if (driver_ == nullptr) GTEST_SKIP() << "Chromium cannot start here: " << why;
-    dir_ = fs::path(::testing::TempDir()) / "pplda_report_browser";
+    // ctest runs each case in its own process, possibly at the same time.
+    dir_ = fs::path(::testing::TempDir()) /
+           ("pplda_report_browser_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

@@ -4,6 +4,8 @@
 // the exports' shapes; and the errors a user meets (--out onto an input, a
 // model without topic_term_counts, a folder that is no audit, a corpus
 // that is not prepared, conflicting format flags).
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -35,7 +37,9 @@ std::string ReadFile(const fs::path& path) {
 class ReportCliTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::path(::testing::TempDir()) / "pplda_report_cli");
+    // ctest runs each case in its own process, possibly at the same time.
+    dir_ = new fs::path(fs::path(::testing::TempDir()) /
+                        ("pplda_report_cli_" + std::to_string(getpid())));
     fs::remove_all(*dir_);
     fs::create_directories(*dir_);
     RunResult r =
@@ -45,7 +49,11 @@ class ReportCliTest : public ::testing::Test {
                  " --topics 6 --iterations 40 --out " + Path("model.json"));
     ASSERT_EQ(r.exit_code, 0) << r.output;
   }
-  static void TearDownTestSuite() { delete dir_; }
+  static void TearDownTestSuite() {
+    std::error_code ec;
+    fs::remove_all(*dir_, ec);
+    delete dir_;
+  }
   static std::string Path(const std::string& name) { return (*dir_ / name).string(); }
   static fs::path* dir_;
 };
