@@ -28,8 +28,8 @@ struct Bar {
 };
 
 struct BarChartOptions {
-  std::string name;   // data-chart attribute
-  std::string title;  // drawn above the bars (and the <title> of the chart)
+  std::string name;        // data-chart attribute
+  std::string title;       // drawn above the bars (and the <title> of the chart)
   bool show_title = true;  // false: only in <title>, the bars move up
   std::string color = "#1f5fa8";
   double width = 640;
