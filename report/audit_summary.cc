@@ -56,8 +56,10 @@ absl::StatusOr<AuditVariant> ReadVariant(const std::string& name, const nlohmann
 
 absl::StatusOr<AuditSummary> AuditSummaryFromJson(const nlohmann::json& json,
                                                   const std::string& where) {
-  if (!json.is_object() || json.value("format", "") != privacy::kAuditFormat ||
-      json.value("version", 0) != privacy::kAuditFormatVersion) {
+  // Compared as JSON values: a field of another type is no match (value()
+  // with a default of one type throws on a field of another).
+  if (!json.is_object() || json.value("format", nlohmann::json()) != privacy::kAuditFormat ||
+      json.value("version", nlohmann::json()) != privacy::kAuditFormatVersion) {
     return absl::InvalidArgumentError(absl::StrCat(where, ": not a pplda audit (format \"",
                                                    privacy::kAuditFormat, "\" version ",
                                                    privacy::kAuditFormatVersion, ")"));

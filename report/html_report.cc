@@ -42,6 +42,13 @@ document.querySelectorAll('.bubble').forEach(function (b) {
 });
 )js";
 
+// The model's metadata, or an empty object when it is not one (a model
+// built in code may hold anything; json::value() throws on non-objects).
+const json& ObjectOrEmpty(const json& metadata) {
+  static const json* const kEmpty = new json(json::object());
+  return metadata.is_object() ? metadata : *kEmpty;
+}
+
 std::string Num(double v) { return absl::StrFormat("%.6g", v); }
 std::string Percent(double v) { return absl::StrFormat("%.2f%%", 100 * v); }
 
@@ -92,7 +99,7 @@ std::string Text(const json& object, const char* key) {
 
 std::string RunSection(const ReportInputs& in, const std::vector<int64_t>& totals) {
   const lda::LdaModel& m = *in.model;
-  const json& meta = m.metadata;
+  const json& meta = ObjectOrEmpty(m.metadata);
   const int64_t tokens = std::accumulate(totals.begin(), totals.end(), int64_t{0});
   std::string html = "<section id=\"run\"><h2>Run parameters</h2>\n";
   std::vector<std::pair<std::string, std::string>> rows = {
@@ -249,7 +256,7 @@ std::string TopicsSection(const ReportInputs& in, const std::vector<double>& pre
 
 std::string CoherenceSection(const ReportInputs& in) {
   std::string html = "<section id=\"coherence\"><h2>Coherence</h2>\n";
-  const json& meta = in.model->metadata;
+  const json& meta = ObjectOrEmpty(in.model->metadata);
   if (in.coherence == nullptr) {
     html +=
         "<p class=\"note\">Not computed: pass <code>--corpus PREPARED</code> (the prepared "
@@ -406,14 +413,15 @@ absl::StatusOr<std::string> BuildHtmlReport(const ReportInputs& in) {
       "network.</p>\n<nav class=\"note\"><a href=\"#topics\">topics</a> &middot; <a "
       "href=\"#coherence\">coherence</a> &middot; <a href=\"#trace\">trace</a> &middot; <a "
       "href=\"#privacy\">privacy</a>");
-  const std::string timing = TimingSection(m.metadata);
+  const json& meta = ObjectOrEmpty(m.metadata);
+  const std::string timing = TimingSection(meta);
   if (!timing.empty()) html += " &middot; <a href=\"#timing\">timing</a>";
   if (in.audit != nullptr) html += " &middot; <a href=\"#audit\">audit</a>";
   html += " &middot; <a href=\"#run\">run</a></nav>\n";
   html += TopicsSection(in, prevalence, top);
   html += CoherenceSection(in);
-  html += TraceSection(m.metadata);
-  html += PrivacySection(m.metadata);
+  html += TraceSection(meta);
+  html += PrivacySection(meta);
   html += timing;
   if (in.audit != nullptr) html += AuditSection(*in.audit);
   html += RunSection(in, totals);

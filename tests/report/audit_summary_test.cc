@@ -63,6 +63,20 @@ TEST_F(AuditSummaryTest, BadContents) {
   Write(j.dump());
   EXPECT_THAT(ReadAuditSummary(dir_.string()),
               StatusIs(absl::StatusCode::kInvalidArgument, "not a pplda audit"));
+  for (const auto& [key, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"format", 5}, {"version", "1"}, {"version", 2}}) {
+    j = AuditJsonFixture();
+    j[key] = value;
+    EXPECT_THAT(AuditSummaryFromJson(j, "a.json"),
+                StatusIs(absl::StatusCode::kInvalidArgument, "not a pplda audit"))
+        << key << " = " << value.dump();
+  }
+  EXPECT_THAT(AuditSummaryFromJson(nlohmann::json::array(), "a.json"),
+              StatusIs(absl::StatusCode::kInvalidArgument, "not a pplda audit"));
+  j = AuditJsonFixture();
+  j["figures"]["online"]["tpr_at_fpr"] = "high";
+  EXPECT_THAT(AuditSummaryFromJson(j, "a.json"),
+              StatusIs(absl::StatusCode::kInvalidArgument, "tpr_at_fpr: \"0.001\" is missing"));
   j = AuditJsonFixture();
   j["figures"] = nlohmann::json::object();
   Write(j.dump());

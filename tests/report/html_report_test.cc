@@ -150,6 +150,23 @@ TEST(HtmlReportTest, NoPrivacyStatement) {
   EXPECT_THAT(Build(in), HasSubstr("The model records no privacy statement"));
 }
 
+TEST(HtmlReportTest, MetadataOfTheWrongShapes) {
+  lda::LdaModel m = ThreeTopicModel();
+  ReportInputs in;
+  in.model = &m;
+  for (const nlohmann::json& metadata :
+       {nlohmann::json::array({1, 2}), nlohmann::json("text"), nlohmann::json(),
+        nlohmann::json{{"training", 5},
+                       {"privacy", {{"differential_privacy", {{"epsilon", "x"}}}}},
+                       {"evaluation", {1}}},
+        nlohmann::json{{"training",
+                        {{"log_likelihood_per_token_trace", {1, {2}, {"a", 3}}},
+                         {"phase_seconds_party0", {{"draw", "slow"}}}}}}}) {
+    m.metadata = metadata;
+    EXPECT_THAT(Build(in), HasSubstr("The model records no")) << metadata.dump();
+  }
+}
+
 TEST(HtmlReportTest, RejectsBadInputs) {
   ReportInputs in;
   EXPECT_THAT(BuildHtmlReport(in), StatusIs(absl::StatusCode::kInvalidArgument, "no model"));
