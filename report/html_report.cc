@@ -136,7 +136,7 @@ std::string PrivacySection(const json& meta) {
   const json dp = p.value("differential_privacy", json());
   if (dp.is_object() && dp.value("epsilon", json()).is_number() &&
       dp.value("delta", json()).is_number()) {
-    const bool whole = p.value("model_differentially_private", false);
+    const bool whole = p.value("model_differentially_private", json()) == true;
     absl::StrAppend(
         &html, "<p class=\"ok\"><b>Differential privacy: (&epsilon; = ",
         EscapeHtml(Num(dp["epsilon"].get<double>())),

@@ -157,7 +157,10 @@ TEST(HtmlReportTest, MetadataOfTheWrongShapes) {
   for (const nlohmann::json& metadata :
        {nlohmann::json::array({1, 2}), nlohmann::json("text"), nlohmann::json(),
         nlohmann::json{{"training", 5},
-                       {"privacy", {{"differential_privacy", {{"epsilon", "x"}}}}},
+                       {"privacy",
+                        {{"differential_privacy", {{"epsilon", 1}, {"delta", 1e-6}}},
+                         {"model_differentially_private", "yes"},
+                         {"leakage", 7}}},
                        {"evaluation", {1}}},
         nlohmann::json{{"training",
                         {{"log_likelihood_per_token_trace", {1, {2}, {"a", 3}}},
