@@ -224,6 +224,10 @@ absl::Status RunAudit(const AuditFlags& f, const GlobalFlags& g) {
       "report in %s/report.md\n",
       result.num_documents, static_cast<long long>(result.num_tokens), f.shadows,
       result.timing.wall_seconds, result.timing.threads, f.out.c_str());
+  std::printf(
+      "`pplda report --model MODEL --audit %s --out report.html` shows this ROC in a "
+      "model's HTML report\n",
+      f.out.c_str());
   return absl::OkStatus();
 }
 

@@ -31,6 +31,7 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
 void AddKeysCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
 void AddRunCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
 void AddVocabCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
+void AddReportCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run);
 
 }  // namespace pplda::cli
 

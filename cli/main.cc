@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
   AddKeysCommand(app, globals, &run);
   AddRunCommand(app, globals, &run);
   AddVocabCommand(app, globals, &run);
+  AddReportCommand(app, globals, &run);
   // Options may follow the subcommand (pplda train --quiet ...): allow both.
   for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();
 

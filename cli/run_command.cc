@@ -145,6 +145,8 @@ absl::Status RunResult(const RunFlags& f) {
   RETURN_IF_ERROR(WriteFileAtomically(f.out, json));
   std::printf("model written to %s%s; `pplda topics --model %s` shows its topics\n", f.out.c_str(),
               outputs.ReplacedNote(f.out).c_str(), f.out.c_str());
+  std::printf("`pplda report --model %s --out report.html` makes an HTML report of it\n",
+              f.out.c_str());
   // The budget the model records (or that it records none), as `pplda
   // topics` shows it.
   const nlohmann::json model = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);

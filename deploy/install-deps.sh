@@ -14,8 +14,9 @@ packages=(
   libtomlplusplus-dev
   # certificate tooling (deploy/make-certs.sh)
   openssl
-  # tests and benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev
+  # tests and benchmarks; headless Chromium and its WebDriver for the HTML
+  # report's browser tests (tests/report; skipped where Chromium cannot start)
+  libgtest-dev libgmock-dev libbenchmark-dev chromium chromium-driver
   # deployment tests (tests/deploy): network namespaces, tc, the compose file check
   iproute2 docker-compose
   # fuzzing (PPLDA_FUZZ, deploy/fuzz.sh): clang and its libFuzzer/sanitizer runtimes

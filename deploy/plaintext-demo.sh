@@ -2,7 +2,8 @@
 # The plaintext demo (one organisation, no cryptography): builds pplda if needed, then on the bundled real corpus
 # (24 State of the Union addresses, cut into ~100-word windows of whole
 # sentences) prepares a train/test split, trains a 10-topic model, prints its
-# topics, and reports held-out perplexity and UMass coherence.
+# topics, reports held-out perplexity and UMass coherence, and writes an
+# HTML report (open it in a browser; it works offline).
 # Output goes to out/plaintext-demo/ (override with PPLDA_DEMO_OUT).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,4 +21,6 @@ echo "== pplda topics"
 $pplda topics --model "$out/model.json"
 echo "== pplda evaluate (held-out documents)"
 $pplda evaluate --model "$out/model.json" --input "$out/prepared"
-echo "demo: model in $out/model.json"
+echo "== pplda report"
+$pplda report --model "$out/model.json" --corpus "$out/prepared" --out "$out/report.html"
+echo "demo: model in $out/model.json, report in $out/report.html"

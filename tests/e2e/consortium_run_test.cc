@@ -469,6 +469,18 @@ TEST_F(ConsortiumRunTest, TwoIterationRunKeepsTermCountsTotalsAndWritesMixtures)
   EXPECT_FALSE(meta["privacy"].contains("randomness")) << "the OS generator is no insecure mode";
   // The coordinator kept the model it served.
   EXPECT_EQ(LoadJson(consortium_.state(-1) / "runs" / run->run_id / "model.json"), model);
+  // `pplda run result` says how to make the HTML report, which draws the
+  // secure run's phase timing and its leakage statement.
+  EXPECT_THAT(run->result_output, HasSubstr("`pplda report --model " + run->model_path.string()))
+      << run->result_output;
+  const std::filesystem::path report = consortium_.dir() / "report.html";
+  const CommandResult made =
+      RunPplda({"report", "--model", run->model_path.string(), "--out", report.string()});
+  ASSERT_EQ(made.exit_code, 0) << made.Describe();
+  const std::string html = ReadText(report);
+  EXPECT_THAT(html, HasSubstr("data-chart=\"phase-timing\""));
+  EXPECT_THAT(html, HasSubstr("TRUSTED DEALER"));
+  EXPECT_THAT(html, HasSubstr("No differential-privacy budget recorded"));
 
   for (int i = 0; i < LocalConsortium::kParties; ++i) {
     const std::string name = LocalConsortium::kPartyNames[i];
