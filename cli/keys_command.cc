@@ -23,6 +23,7 @@
 #include "base/path_component.h"
 #include "base/status_macros.h"
 #include "cli/command.h"
+#include "cli/number_flags.h"
 #include "cli/output_paths.h"
 #include "coordinator/consortium_policy.h"
 #include "crypto/paillier_dealer.h"
@@ -167,7 +168,7 @@ void AddKeysCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) 
       ->add_option("--wait-seconds", generate_flags->wait_seconds,
                    "How long to wait for the other parties (to connect, and for each message)")
       ->capture_default_str()
-      ->check(CLI::Range(10, 86400));
+      ->check(NumberIn<int>(10, 86400));
   generate->add_option("--public-key", generate_flags->public_key,
                        "Where to write the public key (default: public.key next to this party's "
                        "key_share)");
