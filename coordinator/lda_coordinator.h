@@ -35,6 +35,7 @@
 #include "party/encrypted_counts.h"
 #include "party/protocol_messages.h"
 #include "party/secure_lda_plan.h"
+#include "proto/run_state.pb.h"
 
 namespace pplda::coordinator {
 
@@ -48,6 +49,9 @@ class LdaCoordinator {
 
   // Folds one update per party for `iteration` (0 = initial counts).
   absl::Status Fold(const std::vector<party::CountUpdate>& updates, int iteration);
+  // The fold after `iteration` iterations as the coordinator's run state
+  // file saved it (EncryptedCounts::Restore's checks), to resume a run.
+  absl::Status Restore(const pplda::v1::CoordinatorRunState& state);
   // The encrypted counts at the start of the next iteration.
   absl::StatusOr<party::GlobalCounts> Counts() const { return counts_.Counts(); }
   // The hash-chain digest of every update folded (what parties decrypt).
@@ -56,6 +60,8 @@ class LdaCoordinator {
   absl::StatusOr<lda::LdaModel> Publish(const std::vector<party::DecryptionShare>& shares,
                                         const lda::Vocabulary& vocabulary) const;
   int iterations_folded() const { return counts_.folded(); }
+  // The fold itself (what the run state file saves).
+  const party::EncryptedCounts& fold() const { return counts_; }
   const crypto::ThresholdPublicKey& public_key() const { return *key_; }
   const party::SecureLdaPlan& plan() const { return plan_; }
 

@@ -50,15 +50,28 @@ absl::StatusOr<DrivenRun> DriveRun(LdaCoordinator& coordinator, PartyGroup& part
   };
 
   Clock::time_point start = Clock::now();
-  ASSIGN_OR_RETURN(std::vector<party::CountUpdate> updates, parties.InitialCounts());
-  RETURN_IF_ERROR(coordinator.Fold(updates, 0));
-  stats.init_seconds = SecondsSince(start);
-  if (options.on_boundary) {
-    RETURN_IF_ERROR(options.on_boundary(IterationBoundary{0, &updates, &coordinator.digest()}));
+  std::vector<party::CountUpdate> updates;
+  int first = 1;
+  if (options.resume_iteration >= 0) {
+    if (options.resume_iteration > options.iterations ||
+        coordinator.iterations_folded() != options.resume_iteration) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "resuming after iteration ", options.resume_iteration, " of ", options.iterations,
+          " with a fold of ", coordinator.iterations_folded(), " iterations"));
+    }
+    updates = options.resume_updates;
+    first = options.resume_iteration + 1;
+  } else {
+    ASSIGN_OR_RETURN(updates, parties.InitialCounts());
+    RETURN_IF_ERROR(coordinator.Fold(updates, 0));
+    stats.init_seconds = SecondsSince(start);
+    if (options.on_boundary) {
+      RETURN_IF_ERROR(options.on_boundary(IterationBoundary{0, &updates, &coordinator.digest()}));
+    }
+    if (options.on_step) options.on_step(IterationReport{0, stats.init_seconds, {}, 0});
   }
-  if (options.on_step) options.on_step(IterationReport{0, stats.init_seconds, {}, 0});
 
-  for (int it = 1; it <= options.iterations; ++it) {
+  for (int it = first; it <= options.iterations; ++it) {
     RETURN_IF_ERROR(CheckCancelled(options, it));
     start = Clock::now();
     stats.coordinator_bytes += relay_bytes(updates);

@@ -49,6 +49,14 @@ struct RunDriverOptions {
   // error ends the run with it (the daemon persists its run state here).
   std::function<absl::Status(const IterationBoundary&)> on_boundary;
   const std::atomic<bool>* cancelled = nullptr;         // may be null
+  // Resuming a run (the coordinator restarted): the coordinator's fold is
+  // already restored to the boundary after `resume_iteration` iterations
+  // and `resume_updates` are every party's updates of it, to relay next.
+  // The schedule goes on from iteration resume_iteration + 1 (publication
+  // when that is past the last); on_boundary is not called for the restored
+  // boundary. -1 = a new run.
+  int resume_iteration = -1;
+  std::vector<party::CountUpdate> resume_updates;
 };
 
 struct RunStats {

@@ -135,6 +135,52 @@ absl::Status EncryptedCounts::CheckUpdate(const CountUpdate& update, int party,
   return absl::OkStatus();
 }
 
+absl::Status EncryptedCounts::Restore(int folded, const CountsDigest& digest,
+                                      std::vector<crypto::Ciphertext> matrix,
+                                      std::vector<crypto::Ciphertext> totals,
+                                      std::vector<crypto::Ciphertext> noisy_matrix,
+                                      std::vector<crypto::Ciphertext> noisy_totals,
+                                      int release_iteration) {
+  if (folded_ != -1) {
+    return absl::FailedPreconditionError("restoring counts that were already folded");
+  }
+  if (folded < 0) return absl::InvalidArgumentError(absl::StrCat("folded: ", folded));
+  const crypto::PaillierPublicKey& pk = key_->paillier();
+  auto check = [&](const std::vector<crypto::Ciphertext>& cts, size_t expected,
+                   const char* field) -> absl::Status {
+    if (cts.size() != expected) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ": ", cts.size(), " ciphertexts, the plan has ", expected));
+    }
+    for (const crypto::Ciphertext& c : cts) RETURN_IF_ERROR(pk.ValidateCiphertext(c.value, field));
+    return absl::OkStatus();
+  };
+  RETURN_IF_ERROR(check(matrix, plan_.MatrixCiphertexts(), "matrix"));
+  RETURN_IF_ERROR(check(totals, plan_.TotalsCiphertexts(), "totals"));
+  // DP: the latest release is the one made at the last noisy iteration up
+  // to folded + 1; none without DP.
+  int expected_release = 0;
+  for (int i = 1; plan_.dp() && i <= folded + 1; ++i) {
+    if (plan_.NoisyIteration(i)) expected_release = i;
+  }
+  if (release_iteration != expected_release) {
+    return absl::InvalidArgumentError(absl::StrCat("release_iteration: ", release_iteration,
+                                                   ", the plan's latest release after ", folded,
+                                                   " iterations is ", expected_release));
+  }
+  const bool released = expected_release > 0;
+  RETURN_IF_ERROR(check(noisy_matrix, released ? plan_.MatrixCiphertexts() : 0, "noisy_matrix"));
+  RETURN_IF_ERROR(check(noisy_totals, released ? plan_.TotalsCiphertexts() : 0, "noisy_totals"));
+  matrix_ = std::move(matrix);
+  totals_ = std::move(totals);
+  noisy_matrix_ = std::move(noisy_matrix);
+  noisy_totals_ = std::move(noisy_totals);
+  release_iteration_ = release_iteration;
+  folded_ = folded;
+  digest_ = digest;
+  return absl::OkStatus();
+}
+
 absl::Status EncryptedCounts::Fold(const std::vector<CountUpdate>& updates, int iteration) {
   if (iteration != folded_ + 1) {
     return absl::FailedPreconditionError(absl::StrCat("updates for iteration ", iteration,

@@ -71,6 +71,16 @@ class EncryptedCounts {
 
   // Folds one update per party for `iteration` (0 = initial counts).
   absl::Status Fold(const std::vector<CountUpdate>& updates, int iteration);
+  // The state after `folded` iterations as a run state file saved it
+  // (party/run_state_file.h): InvalidArgument naming the field when a batch
+  // has the wrong length for the plan or a ciphertext is not in Z*_{N^2},
+  // or the DP release does not fit the plan; FailedPrecondition once
+  // anything was folded. Nothing is changed on error.
+  absl::Status Restore(int folded, const CountsDigest& digest,
+                       std::vector<crypto::Ciphertext> matrix,
+                       std::vector<crypto::Ciphertext> totals,
+                       std::vector<crypto::Ciphertext> noisy_matrix,
+                       std::vector<crypto::Ciphertext> noisy_totals, int release_iteration);
   // Last folded iteration; -1 before the initial counts.
   int folded() const { return folded_; }
   // The counts at the start of iteration folded() + 1 (FailedPrecondition

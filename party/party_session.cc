@@ -454,11 +454,34 @@ absl::Status PartySession::ConfirmPlan(const std::vector<int64_t>& tokens_per_pa
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::vector<CountsDigest>> PartySession::RelayedDigests(
+    const google::protobuf::RepeatedPtrField<pplda::v1::CountUpdateMessage>& updates) const {
+  const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
+  ASSIGN_OR_RETURN(std::vector<CountUpdate> decoded,
+                   CountUpdatesFromProto(updates, run_id_, key, *plan_));
+  std::vector<CountsDigest> digests;
+  for (const CountUpdate& u : decoded) {
+    digests.push_back(UpdateDigest(u, key.paillier().ciphertext_bytes()));
+  }
+  return digests;
+}
+
 absl::StatusOr<pplda::v1::IterateReply> PartySession::Iterate(
     const pplda::v1::IterateRequest& request) {
   RETURN_IF_ERROR(CheckUsable("Iterate"));
   if (party_ == nullptr) {
     return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is not prepared"));
+  }
+  if (last_iterate_reply_.has_value() &&
+      request.header().iteration() == party_->iterations_done()) {
+    // A repeated call: the same reply for the same relayed updates.
+    ASSIGN_OR_RETURN(std::vector<CountsDigest> previous, RelayedDigests(request.previous()));
+    if (previous != last_iterate_previous_) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("run ", run_id_, ": iteration ", request.header().iteration(),
+                       " was asked again with other updates than this party ran it on"));
+    }
+    return *last_iterate_reply_;
   }
   const int expected = party_->iterations_done() + 1;
   if (request.header().iteration() != expected) {
@@ -479,6 +502,10 @@ absl::StatusOr<pplda::v1::IterateReply> PartySession::DoIterate(
   ASSIGN_OR_RETURN(std::vector<CountUpdate> previous,
                    CountUpdatesFromProto(request.previous(), run_id_, key, *plan_));
   RETURN_IF_ERROR(party_->AcceptUpdates(previous));
+  std::vector<CountsDigest> previous_digests;
+  for (const CountUpdate& u : previous) {
+    previous_digests.push_back(UpdateDigest(u, key.paillier().ciphertext_bytes()));
+  }
   const PartyPhaseTimes before = party_->times();
   const uint64_t rounds_before = engine_->rounds();
   ASSIGN_OR_RETURN(CountUpdate update, party_->RunIteration(*engine_));
@@ -490,6 +517,8 @@ absl::StatusOr<pplda::v1::IterateReply> PartySession::DoIterate(
   *reply.mutable_phases() = PhasesToProto(phases);
   reply.set_mpc_rounds(engine_->rounds() - rounds_before);
   RETURN_IF_ERROR(SaveRunState(party_->iterations_done(), reply.update()));
+  last_iterate_previous_ = std::move(previous_digests);
+  last_iterate_reply_ = reply;
   return reply;
 }
 
@@ -529,6 +558,19 @@ absl::Status PartySession::SaveRunState(int iteration,
 
 absl::StatusOr<pplda::v1::PublishReply> PartySession::Publish(
     const pplda::v1::PublishRequest& request) {
+  if (published_ && !failed_ && publish_reply_.has_value()) {
+    // A repeated call: the same reply (the same partial decryptions) for the
+    // same request; nothing is decrypted again.
+    ASSIGN_OR_RETURN(std::vector<CountsDigest> last, RelayedDigests(request.last()));
+    if (last != publish_last_ || request.counts_digest() != publish_counts_digest_ ||
+        request.decrypt() != publish_decrypt_) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("run ", run_id_,
+                       " is already published; publication was asked again with another "
+                       "request"));
+    }
+    return *publish_reply_;
+  }
   RETURN_IF_ERROR(CheckUsable("Publish"));
   if (party_ == nullptr) {
     return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is not prepared"));
@@ -563,6 +605,12 @@ absl::StatusOr<pplda::v1::PublishReply> PartySession::DoPublish(
   ASSIGN_OR_RETURN(std::string path, WriteMixtures());
   reply.set_mixtures_path(path);
   published_ = true;
+  for (const CountUpdate& u : last) {
+    publish_last_.push_back(UpdateDigest(u, key.paillier().ciphertext_bytes()));
+  }
+  publish_counts_digest_ = request.counts_digest();
+  publish_decrypt_ = request.decrypt();
+  publish_reply_ = reply;
   return reply;
 }
 

@@ -26,6 +26,12 @@
 //                  partially decrypts (with proofs) when asked and only the
 //                  agreed fold; writes this party's document-topic mixtures
 //                  to STATE/runs/<run id>/mixtures.csv (0600).
+// A repeated call (a coordinator that restarted and resumes from its last
+// saved boundary: docs/protocol.md, "Restarts"): Iterate(i) for the
+// iteration this party last completed, or Publish once published, with the
+// same relayed updates (compared by their digests) and request, gets the
+// reply it already gave, recomputing and revealing nothing new; with other
+// updates it is FailedPrecondition.
 // A failed step leaves the session unusable for the run (the parties are
 // out of step): failed() is true and every later call is FailedPrecondition.
 // Randomness comes from rng_factory, one source per PartyRandomSource
@@ -164,6 +170,17 @@ class PartySession {
   int vocabulary_steps_ = 0;  // of contribute, decrypt, select, done in order
   bool published_ = false;
   bool failed_ = false;
+  // The last completed step's reply and the digests of the updates it was
+  // given, to answer a repeated call identically (see above).
+  std::vector<CountsDigest> last_iterate_previous_;
+  std::optional<pplda::v1::IterateReply> last_iterate_reply_;
+  std::vector<CountsDigest> publish_last_;
+  std::string publish_counts_digest_;
+  bool publish_decrypt_ = false;
+  std::optional<pplda::v1::PublishReply> publish_reply_;
+  // Digests of relayed updates (UpdateDigest), after the usual checks.
+  absl::StatusOr<std::vector<CountsDigest>> RelayedDigests(
+      const google::protobuf::RepeatedPtrField<pplda::v1::CountUpdateMessage>& updates) const;
 };
 
 // SHA-256 (lowercase hex) of a vocabulary's terms, one per line with '\n':

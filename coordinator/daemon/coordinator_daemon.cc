@@ -131,6 +131,16 @@ absl::Status RunCoordinatorDaemon(const std::filesystem::path& config_path) {
                "(mutual TLS){}",
                config.name, consortium.name(), consortium.num_compute_parties(), config.listen,
                relay ? "; relaying sealed MPC frames (relay mode)" : "");
+  // A run this coordinator left unfinished (it was killed or crashed) goes
+  // on from its last saved iteration boundary.
+  const absl::StatusOr<std::string> resumed = runs->ResumeUnfinished();
+  if (resumed.ok()) {
+    spdlog::warn("run {}: left unfinished by the previous coordinator process; resuming it",
+                 *resumed);
+  } else if (!absl::IsNotFound(resumed.status())) {
+    spdlog::error("the unfinished run cannot be resumed (marked ended): {}",
+                  resumed.status().ToString());
+  }
   int signal = 0;
   sigwait(&set, &signal);
   spdlog::info("received {}, shutting down", signal == SIGTERM ? "SIGTERM" : "SIGINT");

@@ -92,6 +92,8 @@ class RemotePartyGroup : public PartyGroup {
   }
   // The plan the parties will build (set after Join, before InitialCounts).
   void set_plan(const party::SecureLdaPlan& plan, std::vector<int64_t> tokens);
+  // The run's iteration count (set by Join; a resumed run sets it here).
+  void set_iterations(int iterations) { iterations_ = iterations; }
 
   int num_parties() const override { return static_cast<int>(parties_.size()); }
   absl::StatusOr<std::vector<party::CountUpdate>> InitialCounts() override;

@@ -3,11 +3,13 @@
 #include <sodium.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <optional>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -17,7 +19,9 @@
 #include "coordinator/lda_coordinator.h"
 #include "coordinator/run_driver.h"
 #include "crypto/mpc_config.h"
+#include "crypto/paillier_serialization.h"
 #include "lda/model_file.h"
+#include "lda/text_file.h"
 #include "party/party_session.h"
 #include "party/protocol_wire.h"
 #include "party/run_dp_budget.h"
@@ -155,9 +159,136 @@ absl::StatusOr<std::string> RunManager::Start(pplda::v1::RunParameters parameter
   model_json_.clear();
   started_ = std::chrono::steady_clock::now();
   metrics_.runs_started->Increment();
-  thread_ = std::thread(&RunManager::RunThread, this, run_id, std::move(parameters));
+  // The run's folder exists from its start, so that a restarted
+  // coordinator knows of it (ResumeUnfinished).
+  std::error_code ec;
+  std::filesystem::create_directories(options_.state_dir / "runs" / run_id, ec);
+  if (ec) {
+    active_ = false;
+    return absl::PermissionDeniedError(absl::StrCat(
+        "cannot create ", (options_.state_dir / "runs" / run_id).string(), ": ", ec.message()));
+  }
+  thread_ = std::thread(&RunManager::RunThread, this, run_id,
+                        [this, run_id, parameters = std::move(parameters)] {
+                          spdlog::info("run {}: started (K = {}, {} iterations)", run_id,
+                                       parameters.num_topics(), parameters.iterations());
+                          return Execute(run_id, parameters);
+                        });
   changed_.notify_all();
   return run_id;
+}
+
+void RunManager::MarkEnded(const std::string& run_id, const std::string& reason) {
+  // A run that ended without a model is never resumed (ResumeUnfinished).
+  const std::filesystem::path dir = options_.state_dir / "runs" / run_id;
+  std::error_code ec;
+  if (!std::filesystem::exists(dir, ec)) return;
+  const absl::Status written = WriteFileAtomically(dir / "ended", reason + "\n");
+  if (!written.ok()) spdlog::warn("run {}: {}", run_id, written.ToString());
+}
+
+void RunManager::RestoreEnded(const std::string& run_id) {
+  const std::filesystem::path dir = options_.state_dir / "runs" / run_id;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (active_) return;
+  status_ = pplda::v1::RunStatus();
+  status_.set_run_id(run_id);
+  if (std::filesystem::exists(dir / "model.json")) {
+    absl::StatusOr<std::string> model =
+        lda::ReadFileBytes((dir / "model.json").string(), int64_t{1} << 32);
+    if (!model.ok()) return;
+    model_json_ = *std::move(model);
+    status_.set_state("published");
+  } else {
+    absl::StatusOr<std::string> reason =
+        lda::ReadFileBytes((dir / "ended").string(), int64_t{1} << 20);
+    status_.set_state("failed");
+    status_.set_error(reason.ok() ? std::string(absl::StripTrailingAsciiWhitespace(*reason))
+                                  : std::string("ended"));
+  }
+  ++version_;
+}
+
+absl::StatusOr<std::string> RunManager::ResumeUnfinished() {
+  // The latest run (run ids sort by start time) with a state file, no
+  // model and no `ended` marker.
+  const std::filesystem::path runs = options_.state_dir / "runs";
+  std::error_code ec;
+  std::vector<std::string> unfinished;
+  std::string newest;
+  if (std::filesystem::is_directory(runs, ec)) {
+    for (const auto& entry : std::filesystem::directory_iterator(runs, ec)) {
+      const std::filesystem::path dir = entry.path();
+      if (!entry.is_directory()) continue;
+      newest = std::max(newest, dir.filename().string());
+      if (std::filesystem::exists(dir / "model.json") || std::filesystem::exists(dir / "ended")) {
+        continue;
+      }
+      unfinished.push_back(dir.filename().string());
+    }
+  }
+  std::sort(unfinished.begin(), unfinished.end());
+  if (unfinished.empty() || unfinished.back() != newest) {
+    for (const std::string& run : unfinished) MarkEnded(run, "superseded by a later run");
+    // The latest run ended before the restart: `pplda run status|result`
+    // still answer for it.
+    if (!newest.empty()) RestoreEnded(newest);
+    return absl::NotFoundError("no unfinished run");
+  }
+  const std::string latest = unfinished.back();
+  for (size_t i = 0; i + 1 < unfinished.size(); ++i) {
+    MarkEnded(unfinished[i], "superseded by a later run");
+  }
+  const std::filesystem::path path = party::RunStatePath(options_.state_dir, latest);
+  if (!std::filesystem::exists(path)) {
+    // Stopped before its first boundary (Join, the DP vocabulary or
+    // Prepare): nothing to resume from. The parties are told to drop it, so
+    // that they accept the next run.
+    const std::string reason =
+        "the coordinator restarted before the run's first saved iteration boundary";
+    RemotePartyGroup(options_.name, latest, *options_.consortium, *options_.identity, options_.key,
+                     options_.call_timeout, options_.relay)
+        .Abort(reason);
+    MarkEnded(latest, reason);
+    std::lock_guard<std::mutex> lock(mu_);
+    status_ = pplda::v1::RunStatus();
+    status_.set_run_id(latest);
+    status_.set_state("failed");
+    status_.set_error(reason);
+    ++version_;
+    return absl::FailedPreconditionError(absl::StrCat("run ", latest, ": ", reason));
+  }
+  absl::StatusOr<pplda::v1::CoordinatorRunState> state =
+      party::ReadCoordinatorRunState(path, latest, options_.name);
+  if (!state.ok()) {
+    MarkEnded(latest, absl::StrCat("not resumable: ", state.status().message()));
+    return state.status();
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (active_) return absl::FailedPreconditionError("a run is active");
+  status_ = pplda::v1::RunStatus();
+  status_.set_run_id(latest);
+  status_.set_state("resuming");
+  status_.set_iterations(static_cast<int32_t>(state->parameters().iterations()));
+  status_.set_iteration(state->header().iteration());
+  status_.set_phase(absl::StrCat("the coordinator restarted: resuming after iteration ",
+                                 state->header().iteration(), " (its last saved boundary)"));
+  ++version_;
+  active_ = true;
+  cancelled_ = false;
+  cancel_reason_.clear();
+  model_json_.clear();
+  started_ = std::chrono::steady_clock::now();
+  thread_ =
+      std::thread(&RunManager::RunThread, this, latest, [this, latest, state = *std::move(state)] {
+        spdlog::warn(
+            "run {}: resuming after iteration {} (the coordinator "
+            "restarted)",
+            latest, state.header().iteration());
+        return Resume(latest, state);
+      });
+  changed_.notify_all();
+  return latest;
 }
 
 void RunManager::Update(const std::function<void(pplda::v1::RunStatus&)>& change) {
@@ -167,11 +298,10 @@ void RunManager::Update(const std::function<void(pplda::v1::RunStatus&)>& change
   changed_.notify_all();
 }
 
-void RunManager::RunThread(std::string run_id, pplda::v1::RunParameters parameters) {
-  spdlog::info("run {}: started (K = {}, {} iterations)", run_id, parameters.num_topics(),
-               parameters.iterations());
-  const absl::Status status = Execute(run_id, parameters);
+void RunManager::RunThread(std::string run_id, std::function<absl::Status()> body) {
+  const absl::Status status = body();
   if (!status.ok()) {
+    MarkEnded(run_id, std::string(status.message()));
     // A failure of the coordinator's own after Join (a refused policy, a plan
     // it cannot build) would otherwise leave every party joined to a dead
     // run, refusing the next one; parties already out of it ignore this.
@@ -251,10 +381,89 @@ absl::Status RunManager::Execute(const std::string& run_id,
     spdlog::info("run {}: DP vocabulary: {} of {} candidates selected in {:.1f} s", run_id,
                  vocabulary->size(), options_.vocabulary->size(), selection->seconds);
   }
-  Update([&](pplda::v1::RunStatus& s) {
-    s.set_state("preparing");
-    s.set_phase("parties encrypt their initial counts");
-  });
+  RunContext context;
+  context.run_id = run_id;
+  context.parameters = parameters;
+  context.run_parameters = run_parameters;
+  context.tokens = tokens;
+  context.dp_vocabulary = std::move(dp_vocabulary);
+  if (selection.has_value()) context.selected_vocabulary = std::move(selection->vocabulary);
+  context.insecure_deterministic_rng_seed = insecure_deterministic_rng_seed;
+  return Drive(context, group, nullptr);
+}
+
+absl::Status RunManager::Resume(const std::string& run_id,
+                                const pplda::v1::CoordinatorRunState& state) {
+  RunContext context;
+  context.run_id = run_id;
+  context.run_parameters = state.parameters();
+  context.parameters = state.parameters();
+  // The parameters as started: the vocabulary hash is the consortium file's
+  // (the candidates' in a DP vocabulary run).
+  context.parameters.set_vocabulary_sha256(options_.vocabulary_sha256);
+  const int n = static_cast<int>(options_.consortium->compute_parties().size());
+  if (state.parties_size() != n || state.tokens_per_party_size() != n) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id, ": its state names ",
+                                                      state.parties_size(),
+                                                      " parties, the consortium has ", n));
+  }
+  for (int p = 0; p < n; ++p) {
+    if (state.parties(p) != options_.consortium->compute_parties()[p].name) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("run ", run_id, ": compute party ", p, " was ", state.parties(p), ", now ",
+                       options_.consortium->compute_parties()[p].name));
+    }
+    context.tokens.push_back(static_cast<int64_t>(state.tokens_per_party(p)));
+  }
+  ASSIGN_OR_RETURN(context.dp_vocabulary, party::DpVocabularyFromParameters(
+                                              context.parameters, n, options_.vocabulary->size()));
+  if (state.vocabulary_size() > 0) {
+    lda::Vocabulary selected;
+    for (const std::string& term : state.vocabulary()) selected.Add(term);
+    context.selected_vocabulary = std::move(selected);
+  }
+  const std::string expected_sha = context.selected_vocabulary.has_value()
+                                       ? party::VocabularySha256(*context.selected_vocabulary)
+                                       : options_.vocabulary_sha256;
+  if (context.run_parameters.vocabulary_sha256() != expected_sha) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id, ": its vocabulary (SHA-256 ", context.run_parameters.vocabulary_sha256(),
+        ") is not the one this coordinator holds (", expected_sha, ")"));
+  }
+  if (state.has_insecure_deterministic_rng_seed()) {
+    context.insecure_deterministic_rng_seed = state.insecure_deterministic_rng_seed();
+  }
+  auto group = std::make_shared<RemotePartyGroup>(options_.name, run_id, *options_.consortium,
+                                                  *options_.identity, options_.key,
+                                                  options_.call_timeout, options_.relay);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    group_ = group;
+  }
+  return Drive(context, group, &state);
+}
+
+absl::Status RunManager::Drive(RunContext& context, std::shared_ptr<RemotePartyGroup> group,
+                               const pplda::v1::CoordinatorRunState* resume) {
+  const std::string& run_id = context.run_id;
+  const pplda::v1::RunParameters& parameters = context.parameters;
+  const pplda::v1::RunParameters& run_parameters = context.run_parameters;
+  const std::vector<int64_t>& tokens = context.tokens;
+  const std::optional<party::RunDpVocabulary>& dp_vocabulary = context.dp_vocabulary;
+  const lda::Vocabulary* vocabulary =
+      context.selected_vocabulary.has_value() ? &*context.selected_vocabulary : options_.vocabulary;
+  const std::string vocabulary_sha256 = run_parameters.vocabulary_sha256();
+  const std::optional<uint64_t>& insecure_deterministic_rng_seed =
+      context.insecure_deterministic_rng_seed;
+  const bool selected_by_dp = context.selected_vocabulary.has_value();
+  const int n = group->num_parties();
+  ThreadPool pool(options_.threads);
+  if (resume == nullptr) {
+    Update([&](pplda::v1::RunStatus& s) {
+      s.set_state("preparing");
+      s.set_phase("parties encrypt their initial counts");
+    });
+  }
   party::SecureLdaOptions lda;
   lda.num_topics = static_cast<int>(parameters.num_topics());
   lda.alpha = parameters.alpha();
@@ -277,11 +486,19 @@ absl::Status RunManager::Execute(const std::string& run_id,
                    party::SecureLdaPlan::Create(lda, vocabulary->size(), tokens,
                                                 options_.key->paillier(), config));
   group->set_plan(plan, tokens);
+  group->set_iterations(static_cast<int>(parameters.iterations()));
   ASSIGN_OR_RETURN(std::unique_ptr<LdaCoordinator> coordinator,
                    LdaCoordinator::Create(run_id, plan, options_.key, &pool));
   RunDriverOptions driver;
   driver.iterations = static_cast<int>(parameters.iterations());
   driver.cancelled = &cancelled_;
+  if (resume != nullptr) {
+    RETURN_IF_ERROR(coordinator->Restore(*resume));
+    ASSIGN_OR_RETURN(
+        driver.resume_updates,
+        party::CountUpdatesFromProto(resume->last_updates(), run_id, *options_.key, plan));
+    driver.resume_iteration = resume->header().iteration();
+  }
   double iteration_seconds = 0;
   driver.on_step = [&](const IterationReport& r) {
     const RemoteCallStats calls = group->last_iteration();
@@ -342,6 +559,20 @@ absl::Status RunManager::Execute(const std::string& run_id,
       *state.add_last_updates() = party::CountUpdateToProto(*options_.key, u);
     }
     state.set_counts_digest(std::string(b.digest->begin(), b.digest->end()));
+    const crypto::ThresholdPublicKey& key = *options_.key;
+    *state.mutable_matrix() = crypto::CiphertextBatchToProto(key, coordinator->fold().matrix());
+    *state.mutable_totals() = crypto::CiphertextBatchToProto(key, coordinator->fold().totals());
+    *state.mutable_noisy_matrix() =
+        crypto::CiphertextBatchToProto(key, coordinator->fold().noisy_matrix());
+    *state.mutable_noisy_totals() =
+        crypto::CiphertextBatchToProto(key, coordinator->fold().noisy_totals());
+    state.set_release_iteration(coordinator->fold().release_iteration());
+    if (selected_by_dp) {
+      for (const std::string& term : vocabulary->terms()) state.add_vocabulary(term);
+    }
+    if (insecure_deterministic_rng_seed.has_value()) {
+      state.set_insecure_deterministic_rng_seed(*insecure_deterministic_rng_seed);
+    }
     std::error_code ec;
     std::filesystem::create_directories(state_path.parent_path(), ec);
     if (ec) {
@@ -391,6 +622,10 @@ absl::Status RunManager::Execute(const std::string& run_id,
                  {"vocabulary_size", vocabulary->size()},
                  {"vocabulary_sha256", vocabulary_sha256}};
   m["privacy"] = LeakageStatement(leakage);
+  if (resume != nullptr) {
+    // The coordinator restarted; the timings above cover what ran after.
+    m["training"]["resumed_after_iteration"] = resume->header().iteration();
+  }
   if (dp_setup.has_value()) {
     // Parameters only: no timing, byte or round count, no per-party token
     // count (exact statistics of the documents).
@@ -402,7 +637,7 @@ absl::Status RunManager::Execute(const std::string& run_id,
     nlohmann::json names = nlohmann::json::array();
     for (int p = 0; p < n; ++p) names.push_back(options_.consortium->compute_parties()[p].name);
     m["corpus"] = {{"parties", names}, {"vocabulary_sha256", vocabulary_sha256}};
-    if (selection.has_value()) {
+    if (selected_by_dp) {
       m["corpus"]["vocabulary"] = {
           {"source", "secure DP set union over the consortium's public candidates"},
           {"candidates", options_.vocabulary->size()},

@@ -16,11 +16,14 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "base/thread_pool.h"
@@ -30,7 +33,9 @@
 #include "net/consortium_file.h"
 #include "net/metrics_registry.h"
 #include "net/tls_identity.h"
+#include "party/run_dp_budget.h"
 #include "proto/coordinator_service.pb.h"
+#include "proto/run_state.pb.h"
 
 namespace pplda::coordinator {
 
@@ -81,11 +86,39 @@ class RunManager {
   // The published model JSON; FailedPrecondition before publication.
   absl::StatusOr<std::string> Result(const std::string& run_id) const;
   absl::Status Cancel(const std::string& run_id, const std::string& reason);
+  // After a restart of the coordinator (docs/protocol.md, "Restarts"):
+  // resumes the latest run left unfinished in STATE/runs/ (a run state
+  // file, no model.json, no `ended` marker) from its last saved iteration
+  // boundary, on its own thread, and returns its id. The parties, which
+  // kept their sessions, answer a step they already completed with the
+  // reply they gave (party/party_session.h). NotFound when there is none;
+  // a state file that does not read is marked ended and its error
+  // returned. A run that fails or is cancelled is marked ended.
+  absl::StatusOr<std::string> ResumeUnfinished();
 
  private:
+  // What a run needs after Join (and the DP vocabulary), or from its state
+  // file when resumed.
+  struct RunContext {
+    std::string run_id;
+    pplda::v1::RunParameters parameters;      // as started
+    pplda::v1::RunParameters run_parameters;  // vocabulary_sha256 = the run's vocabulary's
+    std::vector<int64_t> tokens;
+    std::optional<party::RunDpVocabulary> dp_vocabulary;
+    std::optional<lda::Vocabulary> selected_vocabulary;  // DP vocabulary runs
+    std::optional<uint64_t> insecure_deterministic_rng_seed;
+  };
   explicit RunManager(RunManagerOptions options);
-  void RunThread(std::string run_id, pplda::v1::RunParameters parameters);
+  void RunThread(std::string run_id, std::function<absl::Status()> body);
   absl::Status Execute(const std::string& run_id, const pplda::v1::RunParameters& parameters);
+  absl::Status Resume(const std::string& run_id, const pplda::v1::CoordinatorRunState& state);
+  // From the plan to the published model; `resume` (may be null) restores
+  // the fold and the schedule's position.
+  absl::Status Drive(RunContext& context, std::shared_ptr<RemotePartyGroup> group,
+                     const pplda::v1::CoordinatorRunState* resume);
+  void MarkEnded(const std::string& run_id, const std::string& reason);
+  // Loads an ended run's outcome (its model, or why it ended) as the latest.
+  void RestoreEnded(const std::string& run_id);
   void Update(const std::function<void(pplda::v1::RunStatus&)>& change);
   absl::StatusOr<std::string> CheckRunId(const std::string& run_id) const;
 

@@ -106,9 +106,11 @@ absl::Status PartyControlService::DoJoin(const pplda::v1::JoinRequest& request,
   }
   if (session_ != nullptr && !session_->failed() && session_->state() != "published" &&
       !aborted_) {
-    return absl::AlreadyExistsError(absl::StrCat("party ", name_, " is in run '",
-                                                 session_->run_id(), "' (", session_->state(),
-                                                 "); cancel it first"));
+    // The coordinator runs one run at a time: a Join for another run means
+    // it no longer drives this one (it restarted before the run's first
+    // saved boundary, for instance). HandleJoin already ended its links.
+    spdlog::warn("run {}: dropped ({}): the coordinator started run {}", session_->run_id(),
+                 session_->state(), run_id);
   }
   session_.reset();
   {
@@ -223,6 +225,17 @@ pplda::v1::RelayedReply PartyControlService::HandleRelayed(const pplda::v1::Rela
 absl::Status PartyControlService::HandleJoin(const pplda::v1::JoinRequest& request,
                                              pplda::v1::JoinReply* reply) {
   RETURN_IF_ERROR(CheckHeader(request.has_header(), request.header()));
+  {
+    // A step of an older run still in progress fails at once (its links
+    // end) instead of holding the lock until its receive timeout.
+    std::lock_guard<std::mutex> transport_lock(transport_mu_);
+    if (transport_ != nullptr && transport_->run_id() != request.header().run_id()) {
+      transport_->Shutdown(absl::AbortedError(absl::StrCat("run ", transport_->run_id(),
+                                                           " dropped: the coordinator started run ",
+                                                           request.header().run_id())));
+      aborted_ = true;
+    }
+  }
   std::lock_guard<std::mutex> lock(mu_);
   return Finish(DoJoin(request, reply), "Join", request.header().run_id());
 }

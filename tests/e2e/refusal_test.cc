@@ -185,10 +185,10 @@ TEST_F(RefusalTest, PartyControlRefusesEachBadRequestWithItsOwnCodeAndKeepsServi
     EXPECT_EQ(joined[i].party_index(), static_cast<uint32_t>(i));
     EXPECT_GT(joined[i].tokens(), 0u);
   }
-  // Join of another run while this one is active.
+  // The same run joined twice.
   {
     pplda::v1::JoinReply reply;
-    const grpc::Status s = c.party(0).Join(c.Context().get(), c.Join("other-run", 1), &reply);
+    const grpc::Status s = c.party(0).Join(c.Context().get(), c.Join(run, kIterations), &reply);
     EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS) << Code(s);
   }
   // Prepare: every party at once (they compare plans in one MPC round).
@@ -258,8 +258,8 @@ TEST_F(RefusalTest, PartyControlRefusesEachBadRequestWithItsOwnCodeAndKeepsServi
   }
 
   // The run's state survived every refusal: iteration 1 runs at all parties.
+  std::vector<pplda::v1::IterateReply> replies(LocalConsortium::kParties);
   {
-    std::vector<pplda::v1::IterateReply> replies(LocalConsortium::kParties);
     std::vector<std::thread> threads;
     for (int i = 0; i < LocalConsortium::kParties; ++i) {
       threads.emplace_back(
@@ -271,9 +271,36 @@ TEST_F(RefusalTest, PartyControlRefusesEachBadRequestWithItsOwnCodeAndKeepsServi
       EXPECT_EQ(replies[i].header().iteration(), 1);
     }
   }
+  // A repeated step (a coordinator resuming after a restart) gets the same
+  // reply for the same updates, and is refused for other updates.
+  {
+    pplda::v1::IterateReply again, other;
+    grpc::Status s = c.party(1).Iterate(c.Context().get(), iterate, &again);
+    ASSERT_TRUE(s.ok()) << Code(s);
+    EXPECT_EQ(again.update().SerializeAsString(), replies[1].update().SerializeAsString())
+        << "a repeated iteration must give the update already sent, not a new draw";
+    EXPECT_GT(again.update().matrix().ciphertexts_size(), 0);
+    pplda::v1::IterateRequest swapped = iterate;
+    // Party 0's first count ciphertext replaced by party 2's: still a
+    // ciphertext, another update.
+    *swapped.mutable_previous(0)->mutable_matrix()->mutable_ciphertexts(0) =
+        iterate.previous(2).matrix().ciphertexts(0);
+    s = c.party(1).Iterate(c.Context().get(), swapped, &other);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << Code(s);
+  }
+  // A Join of another run drops this one at that party (the coordinator
+  // runs one run at a time): its steps are then NotFound there.
+  {
+    pplda::v1::JoinReply reply;
+    grpc::Status s = c.party(0).Join(c.Context().get(), c.Join("other-run", 1), &reply);
+    EXPECT_TRUE(s.ok()) << Code(s);
+    pplda::v1::IterateReply dropped;
+    s = c.party(0).Iterate(c.Context().get(), iterate, &dropped);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND) << Code(s);
+  }
   for (int i = 0; i < LocalConsortium::kParties; ++i) {
     pplda::v1::AbortRequest abort;
-    *abort.mutable_header() = c.Header(run, 0);
+    *abort.mutable_header() = c.Header(i == 0 ? "other-run" : run, 0);
     abort.set_reason("e2e test: direct run done");
     pplda::v1::AbortReply reply;
     const grpc::Status s = c.party(i).Abort(c.Context().get(), abort, &reply);
