@@ -143,6 +143,13 @@ absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
 
 int64_t PartySession::tokens() const { return resources_.corpus->num_tokens(); }
 int64_t PartySession::documents() const { return resources_.corpus->num_documents(); }
+int64_t PartySession::join_tokens() const {
+  if (dp_vocabulary_.has_value()) return tokens() > 0 ? 1 : 0;
+  return tokens();
+}
+int64_t PartySession::join_documents() const {
+  return dp_vocabulary_.has_value() ? 0 : documents();
+}
 
 std::string PartySession::state() const {
   if (failed_) return "failed";
@@ -207,13 +214,13 @@ absl::StatusOr<pplda::v1::VocabularyReply> PartySession::Vocabulary(
 }
 
 absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoContributeVocabulary() {
-  // The run's whole budget, the vocabulary's included, before this party's
-  // documents contribute to any release.
-  if (tokens() > 0) RETURN_IF_ERROR(DebitPrivacyBudget(DpOptionsFromParameters(parameters_)));
   ASSIGN_OR_RETURN(vocabulary_party_,
                    DpVocabularyParty::Create(
                        run_id_, resources_.party_index, dp_vocabulary_->plan, *resources_.key_share,
                        rng(PartyRandomSource::kVocabularyEncryptor), resources_.pool));
+  // The run's whole budget, the vocabulary's included, once the set-up
+  // checks passed and before this party's documents enter any release.
+  if (tokens() > 0) RETURN_IF_ERROR(DebitPrivacyBudget(DpOptionsFromParameters(parameters_)));
   ASSIGN_OR_RETURN(VocabularyContribution mine,
                    vocabulary_party_->Contribute(*resources_.corpus, resources_.corpus->vocabulary,
                                                  rng(PartyRandomSource::kVocabularyNoise)));

@@ -104,6 +104,13 @@ class PartySession {
   const std::string& run_id() const { return run_id_; }
   int64_t tokens() const;
   int64_t documents() const;
+  // What Join reveals to the coordinator: the token and document totals, or,
+  // in a DP-vocabulary run, only whether this party holds documents (1 or 0,
+  // and 0 documents): its totals over the candidates, against those over the
+  // selected vocabulary that the selection reports, would count the tokens
+  // of the terms the selection drops.
+  int64_t join_tokens() const;
+  int64_t join_documents() const;
   bool failed() const { return failed_; }
   int iterations_done() const { return party_ == nullptr ? 0 : party_->iterations_done(); }
   // Hex of this party's fold digest (agreed with its peers once confirmed);

@@ -25,7 +25,12 @@ namespace {
 
 absl::Status RefuseExisting(const std::filesystem::path& path, const std::string& what) {
   std::error_code ec;
-  if (std::filesystem::exists(path, ec)) {
+  const bool exists = std::filesystem::exists(path, ec);
+  if (ec) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot check ", path.string(), " (", what, "): ", ec.message()));
+  }
+  if (exists) {
     return absl::AlreadyExistsError(
         absl::StrCat(path.string(), " exists (", what,
                      "): keys are never overwritten; move it away to generate a new key"));
@@ -71,12 +76,14 @@ absl::StatusOr<NetworkKeyGenerationResult> GenerateKeyOverNetwork(
                                : options.public_key_path;
   RETURN_IF_ERROR(RefuseExisting(result.share_path, "party.key_share"));
   RETURN_IF_ERROR(RefuseExisting(result.public_key_path, "the public key"));
-  std::error_code ec;
-  if (!result.share_path.parent_path().empty()) {
-    std::filesystem::create_directories(result.share_path.parent_path(), ec);
+  // Both folders exist before the generation, not after it.
+  for (const std::filesystem::path& file : {result.share_path, result.public_key_path}) {
+    std::error_code ec;
+    if (file.parent_path().empty()) continue;
+    std::filesystem::create_directories(file.parent_path(), ec);
     if (ec) {
-      return absl::PermissionDeniedError(absl::StrCat(
-          "cannot create ", result.share_path.parent_path().string(), ": ", ec.message()));
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot create ", file.parent_path().string(), ": ", ec.message()));
     }
   }
   ASSIGN_OR_RETURN(net::TlsIdentity identity,
@@ -135,8 +142,17 @@ absl::StatusOr<NetworkKeyGenerationResult> GenerateKeyOverNetwork(
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(10));
   RETURN_IF_ERROR(RefuseExisting(result.share_path, "party.key_share"));
   RETURN_IF_ERROR(RefuseExisting(result.public_key_path, "the public key"));
-  RETURN_IF_ERROR(crypto::WriteKeyShareFile(result.share_path, key->share));
+  // The public key first: if the share cannot be written, the public key
+  // is removed again, so that a rerun (with every party) starts clean.
   RETURN_IF_ERROR(crypto::WritePublicKeyFile(result.public_key_path, *key->public_key));
+  if (absl::Status share = crypto::WriteKeyShareFile(result.share_path, key->share); !share.ok()) {
+    std::error_code ec;
+    std::filesystem::remove(result.public_key_path, ec);
+    return absl::Status(share.code(), absl::StrCat(share.message(),
+                                                   " (the public key was removed again; the "
+                                                   "other parties wrote theirs: generate again "
+                                                   "with every party)"));
+  }
   result.fingerprint = Hex(key->public_key->fingerprint());
   result.party = key->share.party();
   result.num_parties = key->public_key->num_parties();

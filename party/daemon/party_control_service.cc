@@ -92,6 +92,12 @@ absl::StatusOr<PartySession*> PartyControlService::SessionFor(const std::string&
     return absl::NotFoundError(absl::StrCat("party ", name_, " has not joined run '", run_id,
                                             "'"));
   }
+  if (aborted_) {
+    // Steps that need no link (the DP vocabulary's contribution, which
+    // debits the ledger) must not run either.
+    return absl::FailedPreconditionError(
+        absl::StrCat("run '", run_id, "' was aborted at party ", name_));
+  }
   return session_.get();
 }
 
@@ -127,8 +133,8 @@ absl::Status PartyControlService::DoJoin(const pplda::v1::JoinRequest& request,
     transport_ = shared;
   }
   *reply->mutable_header() = net::MakeHeader(name_, run_id, 0);
-  reply->set_tokens(static_cast<uint64_t>(session_->tokens()));
-  reply->set_documents(static_cast<uint64_t>(session_->documents()));
+  reply->set_tokens(static_cast<uint64_t>(session_->join_tokens()));
+  reply->set_documents(static_cast<uint64_t>(session_->join_documents()));
   reply->set_vocabulary_sha256(resources_.vocabulary_sha256);
   reply->set_party_index(static_cast<uint32_t>(resources_.party_index));
   if (resources_.insecure_deterministic_rng_seed.has_value()) {
@@ -243,6 +249,10 @@ absl::Status PartyControlService::HandleJoin(const pplda::v1::JoinRequest& reque
 absl::Status PartyControlService::HandleVocabulary(const pplda::v1::VocabularyRequest& request,
                                                    pplda::v1::VocabularyReply* reply) {
   RETURN_IF_ERROR(CheckHeader(request.has_header(), request.header()));
+  if (request.header().iteration() != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "header.iteration: ", request.header().iteration(), " (the DP vocabulary's steps are 0)"));
+  }
   std::lock_guard<std::mutex> lock(mu_);
   const std::string& run_id = request.header().run_id();
   absl::Status status = [&]() -> absl::Status {

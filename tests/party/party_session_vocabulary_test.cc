@@ -117,6 +117,25 @@ TEST_F(PartySessionVocabularyTest, ADpVocabularyNeedsDpTrainingAndRoomForIt) {
   EXPECT_TRUE(Join(DpVocabularyParameters(2, 1)).ok());
 }
 
+// Join reveals only whether the party holds documents in a DP-vocabulary
+// run (its totals over the candidates against those over the selection
+// would count the dropped terms' tokens); the totals otherwise.
+TEST_F(PartySessionVocabularyTest, JoinRevealsOnlyWhetherThePartyHoldsDocuments) {
+  absl::StatusOr<std::unique_ptr<PartySession>> dp_vocabulary = Join(DpVocabularyParameters(2, 1));
+  ASSERT_TRUE(dp_vocabulary.ok()) << dp_vocabulary.status();
+  EXPECT_EQ((*dp_vocabulary)->join_tokens(), 1);
+  EXPECT_EQ((*dp_vocabulary)->join_documents(), 0);
+  EXPECT_EQ((*dp_vocabulary)->tokens(), 3);
+  absl::StatusOr<std::unique_ptr<PartySession>> plain = Join(DpVocabularyParameters(2, 0));
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ((*plain)->join_tokens(), 3);
+  EXPECT_EQ((*plain)->join_documents(), 1);
+  corpus_.documents.clear();
+  absl::StatusOr<std::unique_ptr<PartySession>> helper = Join(DpVocabularyParameters(2, 1));
+  ASSERT_TRUE(helper.ok()) << helper.status();
+  EXPECT_EQ((*helper)->join_tokens(), 0);
+}
+
 TEST_F(PartySessionVocabularyTest, ARunWithoutADpVocabularyRefusesTheSteps) {
   absl::StatusOr<std::unique_ptr<PartySession>> session = Join(DpVocabularyParameters(2, 0));
   ASSERT_TRUE(session.ok()) << session.status();
