@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
@@ -144,7 +145,22 @@ absl::Status RunCoordinatorDaemon(const std::filesystem::path& config_path) {
   int signal = 0;
   sigwait(&set, &signal);
   spdlog::info("received {}, shutting down", signal == SIGTERM ? "SIGTERM" : "SIGINT");
-  runs.reset();  // aborts an active run at every party
+  if (const auto active = runs->ActiveRun(); active.has_value() && relay == nullptr) {
+    // Paused, not cancelled (an upgrade, a reboot): the parties keep their
+    // sessions and the run resumes from its last saved boundary when the
+    // coordinator starts again (RunManager::ResumeUnfinished). The run's
+    // thread waits in calls to the parties, so the process ends here, as a
+    // kill would; every state file is replaced atomically.
+    spdlog::warn(
+        "run {}: paused after iteration {} (its last saved boundary); it resumes when "
+        "the coordinator starts again (`pplda run cancel` then ends it)",
+        active->first, active->second);
+    server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    if (metrics_server) metrics_server->Stop();
+    spdlog::shutdown();
+    std::_Exit(0);
+  }
+  runs.reset();  // aborts an active run at every party (relay mode: its frames go through here)
   if (relay) relay->Shutdown();  // ends the parties' streams (they redial until they stop)
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   if (metrics_server) metrics_server->Stop();

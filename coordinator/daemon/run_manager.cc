@@ -187,6 +187,12 @@ void RunManager::MarkEnded(const std::string& run_id, const std::string& reason)
   if (!written.ok()) spdlog::warn("run {}: {}", run_id, written.ToString());
 }
 
+std::optional<std::pair<std::string, int>> RunManager::ActiveRun() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!active_) return std::nullopt;
+  return std::make_pair(status_.run_id(), status_.iteration());
+}
+
 void RunManager::RestoreEnded(const std::string& run_id) {
   const std::filesystem::path dir = options_.state_dir / "runs" / run_id;
   std::lock_guard<std::mutex> lock(mu_);

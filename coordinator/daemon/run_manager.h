@@ -95,6 +95,8 @@ class RunManager {
   // a state file that does not read is marked ended and its error
   // returned. A run that fails or is cancelled is marked ended.
   absl::StatusOr<std::string> ResumeUnfinished();
+  // The active run's id and last saved boundary, if a run is active.
+  std::optional<std::pair<std::string, int>> ActiveRun() const;
 
  private:
   // What a run needs after Join (and the DP vocabulary), or from its state

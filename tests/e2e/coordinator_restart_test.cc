@@ -10,7 +10,8 @@
 // from a fixed seed, over the whole run (iterations and publication). A
 // kill before the first boundary cannot be resumed: the restarted
 // coordinator tells the parties to drop the run, marks it failed, and the
-// next run goes through.
+// next run goes through. SIGTERM pauses a run the same way instead of
+// cancelling it.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -111,6 +112,19 @@ TEST_F(CoordinatorRestartTest, AKilledCoordinatorResumesAndPublishesTheSameModel
                     : "the run had ended before the kill");
   }
   EXPECT_GT(resumed, 0) << "no trial resumed a run: the kills all missed the iterations";
+
+  // SIGTERM (systemctl stop or restart) pauses the run instead of
+  // cancelling it: the daemon exits by itself and the run resumes.
+  absl::StatusOr<std::string> paused = Start();
+  ASSERT_TRUE(paused.ok()) << paused.status();
+  E2E_ASSERT_OK(consortium_.coordinator().WaitForLog("iteration 1 done", std::chrono::seconds(60)));
+  EXPECT_TRUE(consortium_.coordinator().Stop()) << "SIGTERM did not end the coordinator";
+  EXPECT_THAT(consortium_.coordinator().LogText(), HasSubstr("paused after iteration"));
+  E2E_ASSERT_OK(consortium_.StartCoordinator());
+  absl::StatusOr<nlohmann::json> model = WaitForModel(*paused, "paused.json");
+  ASSERT_TRUE(model.ok()) << model.status() << consortium_.Logs();
+  EXPECT_EQ((*model)["topic_term_counts"], (*baseline)["topic_term_counts"]);
+  EXPECT_TRUE((*model)["metadata"]["training"].contains("resumed_after_iteration"));
 }
 
 TEST_F(CoordinatorRestartTest, AKillBeforeTheFirstBoundaryFailsTheRunAndFreesTheParties) {
