@@ -19,12 +19,19 @@
 //   2  IterateRequest  -> Iterate on a prepared session (1 iteration)
 //   3  PublishRequest  -> Publish on a prepared session (0 iterations: the
 //                         initial counts are the last ones)
+//   4  VocabularyRequest -> the DP vocabulary's step on a session joined to
+//                         a DP-vocabulary run, after the valid steps before
+//                         it (contribute: none; decrypt: this party's
+//                         contribution; select: every party's valid
+//                         contribution and decryption)
 // Any crash, sanitizer report, hang or out-of-memory is a finding; an error
 // status is the expected answer. Properties (abort = finding): a Join that
 // succeeds has a run id that stays in its folder; a Prepare that succeeds
 // replies initial counts that decode; a Publish that decrypts was asked for
 // exactly the digest of the updates it was given (it never decrypts another
-// fold), and its partial decryptions decode.
+// fold), and its partial decryptions decode; a vocabulary decrypt that
+// succeeds was handed this party's own contribution unchanged; a selection
+// that succeeds keeps candidates only and no more tokens than the party has.
 //
 // Seeds: PPLDA_FUZZ_WRITE_SEEDS=fuzz/corpus/party_messages
 // build-fuzz/fuzz/fuzz_party_messages writes a valid request of every mode
@@ -55,7 +62,14 @@ namespace {
 
 constexpr char kRun[] = "fuzz-run";
 constexpr int kParties = 3;
-enum Mode : uint8_t { kJoin = 0, kPrepare = 1, kIterate = 2, kPublish = 3, kModes = 4 };
+enum Mode : uint8_t {
+  kJoin = 0,
+  kPrepare = 1,
+  kIterate = 2,
+  kPublish = 3,
+  kVocabulary = 4,
+  kModes = 5
+};
 
 // Loopback links: Receive(from, round) returns what this party sent to
 // `from` in `round`; once cut, every Send and Receive fails.
@@ -139,6 +153,78 @@ pplda::v1::RunParameters Parameters(uint32_t iterations) {
   return p;
 }
 
+// A DP run whose vocabulary is selected by the secure DP set union over
+// the fixed vocabulary as candidates.
+pplda::v1::RunParameters DpVocabularyParameters() {
+  pplda::v1::RunParameters p = Parameters(1);
+  p.set_dp_epsilon(8);
+  p.set_dp_delta(1e-5);
+  p.set_dp_max_tokens(10);
+  p.set_dp_max_term_count(2);
+  p.set_dp_vocab_epsilon(2);
+  p.set_dp_vocab_delta(5e-6);
+  p.set_dp_vocab_max_terms(20);
+  // One document per party: with the default threshold nothing would be
+  // selected and the selection's success path never reached.
+  p.set_dp_vocab_threshold(1);
+  return p;
+}
+
+std::unique_ptr<party::PartySession> DpVocabularySession(int p, LoopbackTransport& links) {
+  absl::StatusOr<std::unique_ptr<party::PartySession>> session =
+      party::PartySession::Create(kRun, DpVocabularyParameters(), Resources(p), links);
+  Require(session.ok());
+  return *std::move(session);
+}
+
+pplda::v1::VocabularyRequest VocabularyStep(char step) {
+  pplda::v1::VocabularyRequest r;
+  r.mutable_header()->set_run_id(kRun);
+  if (step == 'c') r.mutable_contribute();
+  if (step == 'd') r.mutable_decrypt()->set_decrypt(true);
+  if (step == 's') r.mutable_select();
+  return r;
+}
+
+// Every party's contribution (fixed, seeded), party order.
+const std::vector<pplda::v1::CiphertextBatch>& ValidContributions() {
+  static const auto* contributions = [] {
+    auto* out = new std::vector<pplda::v1::CiphertextBatch>;
+    for (int p = 0; p < kParties; ++p) {
+      LoopbackTransport links(p);
+      absl::StatusOr<pplda::v1::VocabularyReply> reply =
+          DpVocabularySession(p, links)->Vocabulary(VocabularyStep('c'));
+      Require(reply.ok());
+      out->push_back(reply->contribution());
+    }
+    return out;
+  }();
+  return *contributions;
+}
+
+pplda::v1::VocabularyRequest ValidVocabularyDecrypt() {
+  pplda::v1::VocabularyRequest r = VocabularyStep('d');
+  for (const pplda::v1::CiphertextBatch& c : ValidContributions()) {
+    *r.mutable_decrypt()->add_contributions() = c;
+  }
+  return r;
+}
+
+// The key's threshold of parties' partial decryptions of the valid sum.
+pplda::v1::VocabularyRequest ValidVocabularySelect() {
+  pplda::v1::VocabularyRequest r = VocabularyStep('s');
+  for (int p = 0; p < Fixed().key.public_key->threshold(); ++p) {
+    LoopbackTransport links(p);
+    std::unique_ptr<party::PartySession> session = DpVocabularySession(p, links);
+    Require(session->Vocabulary(VocabularyStep('c')).ok());
+    absl::StatusOr<pplda::v1::VocabularyReply> reply =
+        session->Vocabulary(ValidVocabularyDecrypt());
+    Require(reply.ok());
+    *r.mutable_select()->add_partials() = reply->partials();
+  }
+  return r;
+}
+
 pplda::v1::PrepareRequest ValidPrepare() {
   pplda::v1::PrepareRequest r;
   r.mutable_header()->set_run_id(kRun);
@@ -212,6 +298,20 @@ void WriteSeeds(const std::filesystem::path& dir) {
   publish.set_counts_digest(*digest);
   publish.set_decrypt(true);
   WriteFile(dir / "publish", std::string(1, kPublish) + publish.SerializeAsString());
+  WriteFile(dir / "vocabulary-contribute",
+            std::string(1, kVocabulary) + VocabularyStep('c').SerializeAsString());
+  WriteFile(dir / "vocabulary-decrypt",
+            std::string(1, kVocabulary) + ValidVocabularyDecrypt().SerializeAsString());
+  const pplda::v1::VocabularyRequest select = ValidVocabularySelect();
+  {
+    // The seed must reach the selection's success path.
+    LoopbackTransport links(0);
+    std::unique_ptr<party::PartySession> session = DpVocabularySession(0, links);
+    Require(session->Vocabulary(VocabularyStep('c')).ok());
+    Require(session->Vocabulary(ValidVocabularyDecrypt()).ok());
+    Require(session->Vocabulary(select).ok());
+  }
+  WriteFile(dir / "vocabulary-select", std::string(1, kVocabulary) + select.SerializeAsString());
   std::exit(0);
 }
 
@@ -251,6 +351,33 @@ void Run(Mode mode, std::string_view bytes) {
       links.Cut();
       // Accepted updates end at the cut links ("fuzz: the links are cut").
       Trace("Iterate", session->Iterate(iterate).status());
+      return;
+    }
+    case kVocabulary: {
+      pplda::v1::VocabularyRequest request;
+      if (!request.ParseFromArray(bytes.data(), size)) return;
+      std::unique_ptr<party::PartySession> session = DpVocabularySession(0, links);
+      if (request.has_decrypt() || request.has_select()) {
+        Require(session->Vocabulary(VocabularyStep('c')).ok());
+      }
+      if (request.has_select()) Require(session->Vocabulary(ValidVocabularyDecrypt()).ok());
+      absl::StatusOr<pplda::v1::VocabularyReply> reply = session->Vocabulary(request);
+      Trace("Vocabulary", reply.status());
+      if (!reply.ok()) return;
+      if (request.has_decrypt()) {
+        // Seeded sources: this party's contribution is the fixed one.
+        Require(request.decrypt().contributions_size() == kParties);
+        const size_t count = static_cast<size_t>(ValidContributions()[0].ciphertexts_size());
+        absl::StatusOr<std::vector<crypto::Ciphertext>> handed = crypto::CiphertextBatchFromProto(
+            *s.key.public_key, request.decrypt().contributions(0), count);
+        absl::StatusOr<std::vector<crypto::Ciphertext>> own =
+            crypto::CiphertextBatchFromProto(*s.key.public_key, ValidContributions()[0], count);
+        Require(handed.ok() && own.ok() && *handed == *own);
+      }
+      if (request.has_select()) {
+        Require(reply->vocabulary_size() >= 1 && reply->vocabulary_size() <= s.vocabulary.size());
+        Require(static_cast<int64_t>(reply->tokens()) <= s.corpora[0].num_tokens());
+      }
       return;
     }
     default: {
