@@ -105,10 +105,10 @@ class ChromiumWebDriver {
             {"goog:chromeOptions",
              {{"binary", chromium},
               {"args",
-               {"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--no-first-run", "--disable-extensions", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--window-size=1200,1600",
-                "--user-data-dir=" + d->profile_.string()}}}},
+               {"--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
+                "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--window-size=1200,1600", "--user-data-dir=" + d->profile_.string()}}}},
             {"goog:loggingPrefs", {{"browser", "ALL"}, {"performance", "ALL"}}}}}}}};
     const nlohmann::json session = d->Post("/session", caps);
     const nlohmann::json value = session.value("value", nlohmann::json());
