@@ -13,7 +13,9 @@
 // Key: dealt here (DEALER MODE), or --key-dir DIR: the key `pplda keys deal`
 // wrote for the same compute parties (DIR/public.key and DIR/<name>.key per
 // compute party, "helper" for the helper), so that a simulation and a
-// consortium of daemons can use the same key.
+// consortium of daemons can use the same key; or --dealer-free-key: generated
+// here with no dealer by the simulated parties (simulation/dealer_free_key.h:
+// the protocol of `pplda keys generate`, --key-bits long).
 // Randomness: the OS generator, or, INSECURE and for tests only,
 // --insecure-deterministic-rng-seed S: party p's sources are the seeded
 // streams a party daemon with insecure_deterministic_rng_seed = S uses
@@ -60,6 +62,7 @@
 #include "party/party_randomness.h"
 #include "party/run_dp_budget.h"
 #include "party/two_holder_disclosure.h"
+#include "simulation/dealer_free_key.h"
 #include "simulation/local_consortium.h"
 #include "simulation/secure_vocabulary.h"
 #include "spdlog/spdlog.h"
@@ -74,6 +77,7 @@ struct SimulateFlags {
   party::SecureLdaOptions lda;
   int iterations = 50;
   int key_bits = 2048;
+  bool dealer_free_key = false;  // generate the key among the simulated parties
   std::string key_dir;  // empty: deal a key here
   uint64_t seed = 1;
   int threads = 0;
@@ -277,7 +281,18 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
       "--accept-two-holder-disclosure"));
   ASSIGN_OR_RETURN(const int n, coordinator::ComputeParties(static_cast<int>(named.size())));
   auto key_start = std::chrono::steady_clock::now();
-  ASSIGN_OR_RETURN(crypto::DealtKey key, LoadOrDealKey(f.key_dir, f.key_bits, named, n, g.quiet));
+  crypto::DealtKey key;
+  if (f.dealer_free_key) {
+    if (!g.quiet) {
+      spdlog::info(
+          "generating a {}-bit threshold Paillier key with no dealer among the {} "
+          "simulated compute parties",
+          f.key_bits, n);
+    }
+    ASSIGN_OR_RETURN(key, simulation::GenerateDealerFreeKeyInProcess(f.key_bits, n, rng_factory));
+  } else {
+    ASSIGN_OR_RETURN(key, LoadOrDealKey(f.key_dir, f.key_bits, named, n, g.quiet));
+  }
   const double key_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - key_start).count();
   std::optional<simulation::SecureVocabularyResult> vocabulary_release;
@@ -485,11 +500,16 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
                       "compare with the literature)")
           ->capture_default_str()
           ->check(CLI::IsMember({1024, 2048, 3072, 4096}));
+  CLI::Option* dealer_free =
+      app->add_flag("--dealer-free-key", flags->dealer_free_key,
+                    "Generate the key with NO DEALER among the simulated compute parties (the "
+                    "protocol of `pplda keys generate`; this process still holds every share)");
   app->add_option("--key-dir", flags->key_dir,
                   "Use the key `pplda keys deal --out DIR` dealt to these compute parties "
                   "(DIR/public.key, DIR/NAME.key; \"helper\" for a helper) instead of dealing one")
       ->check(CLI::ExistingDirectory)
-      ->excludes(key_bits);
+      ->excludes(key_bits)
+      ->excludes(dealer_free);
   app->add_option("--draw", flags->draw,
                   "Secure draw: binary (binary search), tree (parallel tree) or cdf "
                   "(inverse CDF: fewest rounds)")

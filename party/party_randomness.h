@@ -56,8 +56,10 @@ enum class PartyRandomSource : int {
   kVocabularyEncryptor = 5,
   kVocabularyNoise = 6,
   kVocabularyProofs = 7,
+  // Dealer-free key generation in one process (simulation/dealer_free_key.h).
+  kKeyGeneration = 8,
 };
-inline constexpr int kPartyRandomSources = 8;
+inline constexpr int kPartyRandomSources = 9;
 
 // One party's sources.
 using PartyRngFactory = std::function<std::unique_ptr<crypto::SecureRng>(PartyRandomSource)>;

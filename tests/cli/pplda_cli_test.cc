@@ -175,6 +175,34 @@ TEST_F(PpldaCliTest, SimulateRunsTheSecureProtocolAndWritesTheSameModelFormat) {
   EXPECT_EQ(RunPplda("topics --model " + Path("secure.json")).exit_code, 0);
 }
 
+// --dealer-free-key: the simulated parties generate the key among
+// themselves (the protocol of `pplda keys generate`); the run decrypts
+// every token exactly and the model says the key is distributed.
+TEST_F(PpldaCliTest, SimulateWithADealerFreeKeyDecryptsExactlyAndSaysSo) {
+  for (const char* party : {"a", "b", "c"}) fs::create_directories(dir_ / party);
+  for (int i = 0; i < 24; ++i) {
+    const char* party = i % 3 == 0 ? "a" : (i % 3 == 1 ? "b" : "c");
+    fs::copy_file(dir_ / "docs" / ("doc" + std::to_string(100 + i) + ".txt"),
+                  dir_ / party / ("doc" + std::to_string(i) + ".txt"));
+  }
+  auto r = RunPplda("--quiet simulate --party A=" + Path("a") + " --party B=" + Path("b") +
+                    " --party C=" + Path("c") +
+                    " --min-df 1 --max-df 1.0 --topics 2 --iterations 2 --key-bits 1024 "
+                    "--dealer-free-key --out " +
+                    Path("dealer-free.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto model = pplda::lda::ReadModelFile(Path("dealer-free.json"));
+  ASSERT_TRUE(model.ok()) << model.status();
+  int64_t total = 0;
+  for (int64_t c : model->topic_term_counts) total += c;
+  EXPECT_EQ(total, 12 * 11 + 12 * 10);
+  EXPECT_EQ(model->metadata["privacy"]["key_origin"], "distributed");
+  auto both = RunPplda("simulate --party A=" + Path("a") + " --party B=" + Path("b") +
+                       " --dealer-free-key --key-dir " + Path("a"));
+  EXPECT_NE(both.exit_code, 0);
+  EXPECT_THAT(both.output, HasSubstr("excludes"));
+}
+
 TEST_F(PpldaCliTest, SimulateRejectsBadPartyLists) {
   auto one = RunPplda("simulate --party A=" + Path("docs") + " --topics 2 --key-bits 1024");
   EXPECT_EQ(one.exit_code, 1);
