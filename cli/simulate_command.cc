@@ -378,19 +378,21 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
                          ? absl::StrCat("INSECURE deterministic (seed ",
                                         f.insecure_deterministic_rng_seed, "; testing only)")
                          : std::string("operating system CSPRNG (libsodium)")},
-      {"key", f.key_dir.empty() ? std::string("dealt by this process")
-                                : "read from " + f.key_dir},
+      {"key", f.key_dir.empty() ? std::string("dealt by this process") : "read from " + f.key_dir},
       {"threads", f.threads},
       {"alpha_effective", result.model.alpha},
       {"beta_effective", result.model.beta},
-      {"key_dealing_seconds", key_seconds},
+      {f.dealer_free_key ? "key_generation_seconds" : "key_dealing_seconds", key_seconds},
       {"init_seconds", s.init_seconds},
       {"iteration_seconds", s.iteration_seconds},
       {"publication_seconds", s.publication_seconds},
       {"phase_seconds_party0",
-       {{"selection", s.phases.selection}, {"exchange", s.phases.exchange},
-        {"conversion", s.phases.conversion}, {"weights", s.phases.weights},
-        {"draw", s.phases.draw}, {"update", s.phases.update}}},
+       {{"selection", s.phases.selection},
+        {"exchange", s.phases.exchange},
+        {"conversion", s.phases.conversion},
+        {"weights", s.phases.weights},
+        {"draw", s.phases.draw},
+        {"update", s.phases.update}}},
       {"partial_decryptions", s.partial_decryptions},
       {"mpc_rounds", s.rounds},
       {"conversion_proofs_verified", f.verify_conversion},
@@ -401,10 +403,10 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
     // Parameters only: no timing, byte or round count (they depend on the
     // data through the caps and clamping), no per-party document or token
     // count.
-    for (const char* exact : {"key_dealing_seconds", "init_seconds", "iteration_seconds",
-                              "publication_seconds", "phase_seconds_party0",
-                              "mpc_bytes_sent_per_party", "coordinator_bytes", "mpc_rounds",
-                              "partial_decryptions", "seed"}) {
+    for (const char* exact :
+         {"key_dealing_seconds", "key_generation_seconds", "init_seconds", "iteration_seconds",
+          "publication_seconds", "phase_seconds_party0", "mpc_bytes_sent_per_party",
+          "coordinator_bytes", "mpc_rounds", "partial_decryptions", "seed"}) {
       training.erase(exact);
     }
     training["seed"] = "secret (DP training: the initial topics' seed is not recorded)";
@@ -496,8 +498,9 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
       ->check(NumberIn<double>(kMinPrior, kMaxPrior));
   CLI::Option* key_bits =
       app->add_option("--key-bits", flags->key_bits,
-                      "Paillier modulus bits of the key dealt here (2048 default; 1024 only to "
-                      "compare with the literature)")
+                      "Paillier modulus bits of the key made here, dealt or with "
+                      "--dealer-free-key generated (2048 default; 1024 only to compare with the "
+                      "literature)")
           ->capture_default_str()
           ->check(CLI::IsMember({1024, 2048, 3072, 4096}));
   CLI::Option* dealer_free =
