@@ -41,6 +41,15 @@ class PpldaCliTest : public ::testing::Test {
     }
   }
   std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  // The 24 documents dealt round-robin to three party folders a, b, c.
+  void SplitDocsIntoThreeParties() const {
+    for (const char* party : {"a", "b", "c"}) fs::create_directories(dir_ / party);
+    for (int i = 0; i < 24; ++i) {
+      const char* party = i % 3 == 0 ? "a" : (i % 3 == 1 ? "b" : "c");
+      fs::copy_file(dir_ / "docs" / ("doc" + std::to_string(100 + i) + ".txt"),
+                    dir_ / party / ("doc" + std::to_string(i) + ".txt"));
+    }
+  }
   fs::path dir_;
 };
 
@@ -148,12 +157,7 @@ TEST_F(PpldaCliTest, EvaluateRejectsAModelFromAnotherVocabulary) {
 }
 
 TEST_F(PpldaCliTest, SimulateRunsTheSecureProtocolAndWritesTheSameModelFormat) {
-  for (const char* party : {"a", "b", "c"}) fs::create_directories(dir_ / party);
-  for (int i = 0; i < 24; ++i) {
-    const char* party = i % 3 == 0 ? "a" : (i % 3 == 1 ? "b" : "c");
-    fs::copy_file(dir_ / "docs" / ("doc" + std::to_string(100 + i) + ".txt"),
-                  dir_ / party / ("doc" + std::to_string(i) + ".txt"));
-  }
+  SplitDocsIntoThreeParties();
   auto r = RunPplda("--quiet simulate --party A=" + Path("a") + " --party B=" + Path("b") +
                     " --party C=" + Path("c") +
                     " --min-df 1 --max-df 1.0 --topics 2 --iterations 3 --key-bits 1024 --out " +
@@ -179,12 +183,7 @@ TEST_F(PpldaCliTest, SimulateRunsTheSecureProtocolAndWritesTheSameModelFormat) {
 // themselves (the protocol of `pplda keys generate`); the run decrypts
 // every token exactly and the model says the key is distributed.
 TEST_F(PpldaCliTest, SimulateWithADealerFreeKeyDecryptsExactlyAndSaysSo) {
-  for (const char* party : {"a", "b", "c"}) fs::create_directories(dir_ / party);
-  for (int i = 0; i < 24; ++i) {
-    const char* party = i % 3 == 0 ? "a" : (i % 3 == 1 ? "b" : "c");
-    fs::copy_file(dir_ / "docs" / ("doc" + std::to_string(100 + i) + ".txt"),
-                  dir_ / party / ("doc" + std::to_string(i) + ".txt"));
-  }
+  SplitDocsIntoThreeParties();
   auto r = RunPplda("--quiet simulate --party A=" + Path("a") + " --party B=" + Path("b") +
                     " --party C=" + Path("c") +
                     " --min-df 1 --max-df 1.0 --topics 2 --iterations 2 --key-bits 1024 "
@@ -386,12 +385,7 @@ TEST_F(PpldaCliTest, DpModelFilesHoldNoExactStatistic) {
 // run without DP records per-party document and token counts and timings).
 // Bad DP options are refused naming the flag.
 TEST_F(PpldaCliTest, SimulateWithDpRecordsTheBudgetAndNoExactStatistic) {
-  for (const char* party : {"a", "b", "c"}) fs::create_directories(dir_ / party);
-  for (int i = 0; i < 24; ++i) {
-    const char* party = i % 3 == 0 ? "a" : (i % 3 == 1 ? "b" : "c");
-    fs::copy_file(dir_ / "docs" / ("doc" + std::to_string(100 + i) + ".txt"),
-                  dir_ / party / ("doc" + std::to_string(i) + ".txt"));
-  }
+  SplitDocsIntoThreeParties();
   const std::string base = "--quiet simulate --party A=" + Path("a") + " --party B=" +
                            Path("b") + " --party C=" + Path("c") +
                            " --min-df 1 --max-df 1.0 --topics 2 --iterations 2 --key-bits 1024 ";

@@ -15,12 +15,13 @@
 
 #include "crypto/paillier_testing.h"
 #include "crypto/transport.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
 #include "lda/corpus.h"
 #include "party/party_randomness.h"
 #include "party/privacy_ledger.h"
-#include "gmock/gmock.h"
-#include "gtest/gtest.h"
 #include "proto/party_control_service.pb.h"
+#include "tests/party/unused_transport.h"
 
 namespace pplda::party {
 namespace {
@@ -28,18 +29,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-// A transport that is never used: Create refuses before any message.
-class UnusedTransport : public crypto::PartyTransport {
- public:
-  int party_id() const override { return 0; }
-  int num_parties() const override { return 3; }
-  absl::Status Send(int, uint64_t, std::vector<uint8_t>) override {
-    return absl::InternalError("UnusedTransport::Send");
-  }
-  absl::StatusOr<std::vector<uint8_t>> Receive(int, uint64_t) override {
-    return absl::InternalError("UnusedTransport::Receive");
-  }
-};
+using testing::UnusedTransport;
 
 absl::Status CreateWithRunId(const std::string& run_id) {
   UnusedTransport transport;

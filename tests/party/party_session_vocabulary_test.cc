@@ -22,23 +22,14 @@
 #include "party/party_session.h"
 #include "party/privacy_ledger.h"
 #include "proto/party_control_service.pb.h"
+#include "tests/party/unused_transport.h"
 
 namespace pplda::party {
 namespace {
 
 using ::testing::HasSubstr;
 
-class UnusedTransport : public crypto::PartyTransport {
- public:
-  int party_id() const override { return 0; }
-  int num_parties() const override { return 3; }
-  absl::Status Send(int, uint64_t, std::vector<uint8_t>) override {
-    return absl::InternalError("UnusedTransport::Send");
-  }
-  absl::StatusOr<std::vector<uint8_t>> Receive(int, uint64_t) override {
-    return absl::InternalError("UnusedTransport::Receive");
-  }
-};
+using testing::UnusedTransport;
 
 const crypto::DealtKey& TestKey() {
   static const crypto::DealtKey* const key =
