@@ -119,6 +119,12 @@ class RunManager {
   absl::Status Drive(RunContext& context, std::shared_ptr<RemotePartyGroup> group,
                      const pplda::v1::CoordinatorRunState* resume);
   void MarkEnded(const std::string& run_id, const std::string& reason);
+  // Caller holds mu_: a fresh status for `run_id`, marked active (an ended
+  // run's thread is joined first).
+  void BeginRunLocked(const std::string& run_id, const std::string& state, int iterations,
+                      const std::string& phase);
+  // The run's party group, also kept as group_ (Cancel and Status use it).
+  std::shared_ptr<RemotePartyGroup> NewGroup(const std::string& run_id);
   // Loads an ended run's outcome (its model, or why it ended) as the latest.
   void RestoreEnded(const std::string& run_id);
   void Update(const std::function<void(pplda::v1::RunStatus&)>& change);

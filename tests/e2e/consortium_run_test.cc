@@ -396,6 +396,9 @@ TEST_F(ConsortiumRunTest, DeterministicDpVocabularyRunEqualsSimulateWithTheSameK
   const nlohmann::json& vocabulary = model["metadata"]["corpus"]["vocabulary"];
   EXPECT_EQ(vocabulary["candidates"], candidates.size());
   EXPECT_EQ(vocabulary["candidates_sha256"].get<std::string>().size(), 64u);
+  // The coordinator reports the selection's cost on the wire.
+  EXPECT_THAT(consortium_.coordinator().LogText(),
+              ::testing::ContainsRegex("3 calls, 1 MPC round, [0-9.]+ MB of ciphertexts"));
   for (int i = 0; i < LocalConsortium::kParties; ++i) {
     EXPECT_THAT(consortium_.party(i).LogText(),
                 HasSubstr(absl::StrCat("DP vocabulary selected: ", selected.size(), " terms")))
