@@ -155,6 +155,11 @@ class RelayTest : public ::testing::Test {
           }));
     }
     ASSERT_TRUE(hub_->WaitConnected({"p0", "p1", "p2"}, std::chrono::seconds(10)));
+    // The hub registers a stream before its client marks itself connected;
+    // a send in between is refused ("no open stream"): wait for both ends.
+    for (const auto& client : clients_) {
+      ASSERT_TRUE(client->WaitConnected(std::chrono::seconds(10)));
+    }
   }
 
   void TearDown() override {
