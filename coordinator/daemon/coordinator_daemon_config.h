@@ -11,9 +11,10 @@
 //   metrics_listen = "127.0.0.1:9100"   # optional
 //   threads = 0
 //   party_call_timeout_seconds = 3600   # one step of one party
-//   party_restart_wait_seconds = 600    # a run waits this long for a party
-//                                   # that stopped after its first saved
-//                                   # boundary to come back (0 = fail at once)
+//   party_restart_wait_seconds = 600    # a run waits this long for a lost
+//                                   # party to come back (0 = fail at once):
+//                                   # it resumes from its last saved boundary,
+//                                   # or starts over from Join before the first
 //   relay_capture = "audit/relay.capture"   # optional, relay mode: every
 //                                   # message the relay reads from or writes to a
 //                                   # party's stream, as the coordinator sees it

@@ -158,6 +158,10 @@ absl::StatusOr<std::vector<int64_t>> RemotePartyGroup::Join(
       for (const std::string& name : names) {
         if (!relay_->connected(name)) missing.push_back(name);
       }
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        not_back_ = missing;  // lost, as far as Join can tell
+      }
       return absl::UnavailableError(absl::StrCat(
           "join: no stream to the coordinator's relay within ", kRelayConnectWait.count(),
           " s from ", absl::StrJoin(missing, ", "),

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -70,7 +71,41 @@ absl::Status CheckParameters(const pplda::v1::RunParameters& p) {
   return absl::OkStatus();
 }
 
+// In STATE/runs/<run>/: the run's parameters as started, and the number
+// of its current start (absent: the first).
+constexpr char kParametersFile[] = "parameters.pb";
+constexpr char kStartFile[] = "start";
+
 }  // namespace
+
+std::string RunManager::SessionId(const std::string& run_id, int start) {
+  return start <= 1 ? run_id : absl::StrCat(run_id, ".start", start);
+}
+
+int RunManager::CurrentStart(const std::string& run_id) const {
+  absl::StatusOr<std::string> text =
+      lda::ReadFileBytes((options_.state_dir / "runs" / run_id / kStartFile).string(), 64);
+  int start = 1;
+  if (text.ok() && absl::SimpleAtoi(absl::StripAsciiWhitespace(*text), &start) && start >= 1) {
+    return start;
+  }
+  return 1;
+}
+
+std::string RunManager::CurrentSession(const std::string& run_id) const {
+  return SessionId(run_id, CurrentStart(run_id));
+}
+
+absl::StatusOr<pplda::v1::RunParameters> RunManager::StartParameters(
+    const std::string& run_id) const {
+  const std::filesystem::path path = options_.state_dir / "runs" / run_id / kParametersFile;
+  ASSIGN_OR_RETURN(const std::string bytes, lda::ReadFileBytes(path.string(), int64_t{1} << 20));
+  pplda::v1::RunParameters parameters;
+  if (!parameters.ParseFromString(bytes)) {
+    return absl::DataLossError(absl::StrCat(path.string(), " does not hold run parameters"));
+  }
+  return parameters;
+}
 
 absl::StatusOr<CoordinatorMetrics> CoordinatorMetrics::Register(net::MetricsRegistry& r) {
   CoordinatorMetrics m;
@@ -158,12 +193,20 @@ absl::StatusOr<std::string> RunManager::Start(pplda::v1::RunParameters parameter
     return absl::PermissionDeniedError(absl::StrCat(
         "cannot create ", (options_.state_dir / "runs" / run_id).string(), ": ", ec.message()));
   }
-  thread_ = std::thread(&RunManager::RunThread, this, run_id,
-                        [this, run_id, parameters = std::move(parameters)] {
-                          spdlog::info("run {}: started (K = {}, {} iterations)", run_id,
-                                       parameters.num_topics(), parameters.iterations());
-                          return Execute(run_id, parameters);
-                        });
+  // What a start over needs (StartOverAfterFailure, ResumeUnfinished).
+  if (absl::Status saved = WriteFileAtomically(
+          options_.state_dir / "runs" / run_id / kParametersFile, parameters.SerializeAsString());
+      !saved.ok()) {
+    active_ = false;
+    return saved;
+  }
+  thread_ = std::thread(
+      &RunManager::RunThread, this, run_id,
+      [this, run_id, parameters = std::move(parameters)] {
+        spdlog::info("run {}: started (K = {}, {} iterations)", run_id, parameters.num_topics(),
+                     parameters.iterations());
+        return Execute(run_id, parameters);
+      });
   changed_.notify_all();
   return run_id;
 }
@@ -263,12 +306,38 @@ absl::StatusOr<std::string> RunManager::ResumeUnfinished() {
   const std::filesystem::path path = party::RunStatePath(options_.state_dir, latest);
   if (!std::filesystem::exists(path)) {
     // Stopped before its first boundary (Join, the DP vocabulary or
-    // Prepare): nothing to resume from. The parties are told to drop it, so
-    // that they accept the next run.
+    // Prepare): nothing to resume from, so the run starts over from Join
+    // under its next start's id (the parties drop the old one at its Join).
+    absl::StatusOr<pplda::v1::RunParameters> parameters = StartParameters(latest);
+    if (parameters.ok() && options_.party_restart_wait.count() > 0) {
+      const int start = CurrentStart(latest) + 1;
+      RETURN_IF_ERROR(WriteFileAtomically(options_.state_dir / "runs" / latest / kStartFile,
+                                          absl::StrCat(start, "\n")));
+      std::lock_guard<std::mutex> lock(mu_);
+      if (active_) return absl::FailedPreconditionError("a run is active");
+      BeginRunLocked(latest, "joining", static_cast<int>(parameters->iterations()),
+                     absl::StrCat("the coordinator restarted before the run's first saved "
+                                  "boundary: the run starts over from Join (start ",
+                                  start, ")"));
+      thread_ = std::thread(
+          &RunManager::RunThread, this, latest,
+          [this, latest, parameters = *std::move(parameters), start] {
+            spdlog::warn(
+                "run {}: starting over from Join (start {}, as {}): the "
+                "coordinator restarted before its first saved boundary",
+                latest, start, SessionId(latest, start));
+            return Execute(latest, parameters);
+          });
+      changed_.notify_all();
+      return latest;
+    }
+    // A run without its parameters (started by an older version), or no
+    // wait for restarts: it ends. The parties are told to drop it, so that
+    // they accept the next run.
     const std::string reason =
         "the coordinator restarted before the run's first saved iteration boundary";
-    RemotePartyGroup(options_.name, latest, *options_.consortium, *options_.identity, options_.key,
-                     options_.call_timeout, options_.relay)
+    RemotePartyGroup(options_.name, CurrentSession(latest), *options_.consortium,
+                     *options_.identity, options_.key, options_.call_timeout, options_.relay)
         .Abort(reason);
     MarkEnded(latest, reason);
     std::lock_guard<std::mutex> lock(mu_);
@@ -280,7 +349,7 @@ absl::StatusOr<std::string> RunManager::ResumeUnfinished() {
     return absl::FailedPreconditionError(absl::StrCat("run ", latest, ": ", reason));
   }
   absl::StatusOr<pplda::v1::CoordinatorRunState> state =
-      party::ReadCoordinatorRunState(path, latest, options_.name);
+      party::ReadCoordinatorRunState(path, CurrentSession(latest), options_.name);
   if (!state.ok()) {
     MarkEnded(latest, absl::StrCat("not resumable: ", state.status().message()));
     return state.status();
@@ -291,8 +360,9 @@ absl::StatusOr<std::string> RunManager::ResumeUnfinished() {
                  absl::StrCat("the coordinator restarted: resuming after iteration ",
                               state->header().iteration(), " (its last saved boundary)"));
   status_.set_iteration(state->header().iteration());
-  thread_ =
-      std::thread(&RunManager::RunThread, this, latest, [this, latest, state = *std::move(state)] {
+  thread_ = std::thread(
+      &RunManager::RunThread, this, latest,
+      [this, latest, state = *std::move(state)] {
         spdlog::warn(
             "run {}: resuming after iteration {} (the coordinator "
             "restarted)",
@@ -323,22 +393,82 @@ bool RunManager::MayWaitForRestartedParty(const std::string& run_id, const absl:
       return false;
   }
   // Only from a saved boundary: before it there is nothing to resume from.
-  return party::ReadCoordinatorRunState(party::RunStatePath(options_.state_dir, run_id), run_id,
-                                        options_.name)
+  return party::ReadCoordinatorRunState(party::RunStatePath(options_.state_dir, run_id),
+                                        CurrentSession(run_id), options_.name)
       .ok();
 }
 
 int RunManager::SavedBoundary(const std::string& run_id) const {
   absl::StatusOr<pplda::v1::CoordinatorRunState> state = party::ReadCoordinatorRunState(
-      party::RunStatePath(options_.state_dir, run_id), run_id, options_.name);
+      party::RunStatePath(options_.state_dir, run_id), CurrentSession(run_id), options_.name);
   return state.ok() ? state->header().iteration() : -1;
+}
+
+bool RunManager::MayStartOver(const std::string& run_id, const absl::Status& failure,
+                              std::chrono::steady_clock::time_point deadline) const {
+  if (cancelled_ || std::chrono::steady_clock::now() >= deadline) return false;
+  switch (failure.code()) {
+    case absl::StatusCode::kUnavailable:
+    case absl::StatusCode::kDeadlineExceeded:
+    case absl::StatusCode::kAborted:
+      break;
+    default:
+      return false;
+  }
+  {
+    // A lost party, not a refusal: a step failed because a party could not
+    // be reached.
+    std::lock_guard<std::mutex> lock(mu_);
+    if (group_ == nullptr || group_->not_back().empty()) return false;
+  }
+  return !std::filesystem::exists(party::RunStatePath(options_.state_dir, run_id)) &&
+         StartParameters(run_id).ok();
+}
+
+absl::Status RunManager::StartOverAfterFailure(const std::string& run_id,
+                                               const absl::Status& failure) {
+  ASSIGN_OR_RETURN(const pplda::v1::RunParameters parameters, StartParameters(run_id));
+  std::vector<std::string> not_back;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (group_ != nullptr) not_back = group_->not_back();
+  }
+  const int start = CurrentStart(run_id) + 1;
+  spdlog::warn(
+      "run {}: a party was lost before the run's first saved boundary; starting over "
+      "from Join (start {}) once every party answers: {}",
+      run_id, start, std::string(failure.message()));
+  Update([&](pplda::v1::RunStatus& s) {
+    s.set_state("waiting");
+    s.set_iteration(0);
+    s.set_phase(
+        absl::StrCat("for a restarted party: the run had not reached its first saved "
+                     "boundary, so it starts over from Join (start ",
+                     start, ", at most ", options_.party_restart_wait.count(),
+                     " s in all); the last failure: ", failure.message()));
+    s.clear_waiting_for();
+    for (const std::string& name : not_back) s.add_waiting_for(name);
+  });
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait_for(lock, std::chrono::seconds(2), [&] { return cancelled_.load(); });
+  }
+  if (cancelled_) return absl::CancelledError("cancelled while waiting for a restarted party");
+  RETURN_IF_ERROR(WriteFileAtomically(options_.state_dir / "runs" / run_id / kStartFile,
+                                      absl::StrCat(start, "\n")));
+  Update([&](pplda::v1::RunStatus& s) {
+    s.set_state("joining");
+    s.set_phase(absl::StrCat("asking every party to join (start ", start, ")"));
+    s.clear_waiting_for();
+  });
+  return Execute(run_id, parameters);
 }
 
 absl::Status RunManager::ResumeAfterPartyFailure(const std::string& run_id,
                                                  const absl::Status& failure, uint32_t attempt) {
   ASSIGN_OR_RETURN(pplda::v1::CoordinatorRunState state,
                    party::ReadCoordinatorRunState(party::RunStatePath(options_.state_dir, run_id),
-                                                  run_id, options_.name));
+                                                  CurrentSession(run_id), options_.name));
   std::vector<std::string> not_back;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -379,9 +509,15 @@ void RunManager::RunThread(std::string run_id, std::function<absl::Status()> bod
                                    .count() &
                                0x7fffffff));
   auto deadline = std::chrono::steady_clock::now() + options_.party_restart_wait;
-  while (!status.ok() && MayWaitForRestartedParty(run_id, status, deadline)) {
+  while (!status.ok()) {
     const int boundary_before = SavedBoundary(run_id);
-    status = ResumeAfterPartyFailure(run_id, status, attempt++);
+    if (MayWaitForRestartedParty(run_id, status, deadline)) {
+      status = ResumeAfterPartyFailure(run_id, status, attempt++);
+    } else if (MayStartOver(run_id, status, deadline)) {
+      status = StartOverAfterFailure(run_id, status);
+    } else {
+      break;
+    }
     if (SavedBoundary(run_id) > boundary_before) {
       // The run got past a new boundary: a later loss gets a wait of its
       // own. A failure that comes back at the same boundary (not a lost
@@ -421,7 +557,8 @@ void RunManager::RunThread(std::string run_id, std::function<absl::Status()> bod
 
 absl::Status RunManager::Execute(const std::string& run_id,
                                  const pplda::v1::RunParameters& parameters) {
-  std::shared_ptr<RemotePartyGroup> group = NewGroup(run_id);
+  const std::string session_id = CurrentSession(run_id);
+  std::shared_ptr<RemotePartyGroup> group = NewGroup(session_id);
   ASSIGN_OR_RETURN(std::vector<int64_t> tokens, group->Join(parameters));
   const int n = group->num_parties();
   RETURN_IF_ERROR(party::CheckTwoHolderDisclosure(
@@ -472,6 +609,7 @@ absl::Status RunManager::Execute(const std::string& run_id,
   }
   RunContext context;
   context.run_id = run_id;
+  context.session_id = session_id;
   context.parameters = parameters;
   context.run_parameters = run_parameters;
   context.tokens = tokens;
@@ -485,6 +623,7 @@ absl::Status RunManager::Resume(const std::string& run_id,
                                 const pplda::v1::CoordinatorRunState& state, uint32_t attempt) {
   RunContext context;
   context.run_id = run_id;
+  context.session_id = state.header().run_id();  // the current start's (checked when read)
   context.run_parameters = state.parameters();
   context.parameters = state.parameters();
   // The parameters as started: the vocabulary hash is the consortium file's
@@ -522,13 +661,16 @@ absl::Status RunManager::Resume(const std::string& run_id,
   if (state.has_insecure_deterministic_rng_seed()) {
     context.insecure_deterministic_rng_seed = state.insecure_deterministic_rng_seed();
   }
-  std::shared_ptr<RemotePartyGroup> group = NewGroup(run_id);
+  std::shared_ptr<RemotePartyGroup> group = NewGroup(context.session_id);
   return Drive(context, group, &state, attempt);
 }
 
 absl::Status RunManager::Drive(RunContext& context, std::shared_ptr<RemotePartyGroup> group,
                                const pplda::v1::CoordinatorRunState* resume, uint32_t attempt) {
   const std::string& run_id = context.run_id;
+  // The parties know this start of the run by its session id: the protocol
+  // (plan digest, updates, state header) uses it; files and status, run_id.
+  const std::string& session_id = context.session_id;
   const pplda::v1::RunParameters& parameters = context.parameters;
   const pplda::v1::RunParameters& run_parameters = context.run_parameters;
   const std::vector<int64_t>& tokens = context.tokens;
@@ -571,7 +713,7 @@ absl::Status RunManager::Drive(RunContext& context, std::shared_ptr<RemotePartyG
   group->set_plan(plan, tokens);
   group->set_iterations(static_cast<int>(parameters.iterations()));
   ASSIGN_OR_RETURN(std::unique_ptr<LdaCoordinator> coordinator,
-                   LdaCoordinator::Create(run_id, plan, options_.key, &pool));
+                   LdaCoordinator::Create(session_id, plan, options_.key, &pool));
   RunDriverOptions driver;
   driver.iterations = static_cast<int>(parameters.iterations());
   driver.cancelled = &cancelled_;
@@ -579,7 +721,7 @@ absl::Status RunManager::Drive(RunContext& context, std::shared_ptr<RemotePartyG
     RETURN_IF_ERROR(coordinator->Restore(*resume));
     ASSIGN_OR_RETURN(
         driver.resume_updates,
-        party::CountUpdatesFromProto(resume->last_updates(), run_id, *options_.key, plan));
+        party::CountUpdatesFromProto(resume->last_updates(), session_id, *options_.key, plan));
     driver.resume_iteration = resume->header().iteration();
     if (attempt > 0) {
       // The parameters as Join gave them (a DP vocabulary's parties rebuild
@@ -638,12 +780,13 @@ absl::Status RunManager::Drive(RunContext& context, std::shared_ptr<RemotePartyG
                  r.seconds);
   };
   // The run state at every iteration boundary (party/run_state_file.h).
-  const party::PlanDigest plan_digest = party::ComputePlanDigest(run_id, run_parameters, tokens);
+  const party::PlanDigest plan_digest =
+      party::ComputePlanDigest(session_id, run_parameters, tokens);
   const std::filesystem::path state_path = party::RunStatePath(options_.state_dir, run_id);
   driver.on_boundary = [&](const IterationBoundary& b) -> absl::Status {
     pplda::v1::CoordinatorRunState state;
     pplda::v1::RunStateHeader& header = *state.mutable_header();
-    header.set_run_id(run_id);
+    header.set_run_id(session_id);
     header.set_participant(options_.name);
     header.set_iteration(b.iteration);
     header.set_plan_digest(std::string(plan_digest.begin(), plan_digest.end()));
@@ -723,6 +866,12 @@ absl::Status RunManager::Drive(RunContext& context, std::shared_ptr<RemotePartyG
     // The coordinator restarted; the timings above cover what ran after.
     m["training"]["resumed_after_iteration"] = resume->header().iteration();
   }
+  if (session_id != run_id) {
+    // Started over (a loss before the first saved boundary): the parties
+    // knew this start as session_id.
+    m["training"]["start"] = CurrentStart(run_id);
+    m["training"]["session_id"] = session_id;
+  }
   if (dp_setup.has_value()) {
     // Parameters only: no timing, byte or round count, no per-party token
     // count (exact statistics of the documents).
@@ -772,6 +921,14 @@ absl::Status RunManager::Drive(RunContext& context, std::shared_ptr<RemotePartyG
                                                     MpcThreshold(n), dp_vocabulary.has_value());
     statement["secure_protocol"] = LeakageStatement(leakage);
     if (dp_vocabulary.has_value()) statement["dp_vocabulary"] = dp_vocabulary->plan.Describe();
+    if (session_id != run_id) {
+      statement["earlier_starts"] = absl::StrCat(
+          "this run started over ", CurrentStart(run_id) - 1,
+          " time(s), after a participant was lost before its first saved boundary; an earlier "
+          "start may have released its own DP vocabulary to the parties and the coordinator. "
+          "Each start is a release of its own, debited in each data holder's ledger under its "
+          "own id; the budget above covers this model's start only");
+    }
     m["privacy"] = std::move(statement);
   }
   const std::string json = lda::ModelToJson(run.model).dump(1);

@@ -48,8 +48,9 @@ struct RunManagerOptions {
   std::string vocabulary_sha256;
   std::filesystem::path state_dir;
   std::chrono::seconds call_timeout{3600};
-  // How long a run waits for a party that failed after the run's first saved
-  // boundary to come back (a restart) before it fails; 0 = fail at once.
+  // How long a run waits for a lost party to come back (a restart) before
+  // it fails; 0 = fail at once. After the run's first saved boundary it
+  // resumes from the last one; before it, the run starts over from Join.
   std::chrono::seconds party_restart_wait{600};
   int threads = 0;
   net::MetricsRegistry* metrics = nullptr;  // required; outlives the manager
@@ -98,6 +99,13 @@ class RunManager {
   // a state file that does not read is marked ended and its error
   // returned. A run that fails or is cancelled is marked ended.
   absl::StatusOr<std::string> ResumeUnfinished();
+  // A run before its first saved boundary (Join, the DP vocabulary,
+  // Prepare) cannot resume: after a lost party or a restart of this
+  // coordinator it starts over from Join, under a new id at the parties
+  // (the start's session id, SessionId below): their ledgers debit each
+  // start, and nothing of an earlier start is reused.
+  // The id the parties know start `start` (>= 1) of run `run_id` by.
+  static std::string SessionId(const std::string& run_id, int start);
   // The active run's id and last saved boundary, if a run is active.
   std::optional<std::pair<std::string, int>> ActiveRun() const;
 
@@ -106,6 +114,7 @@ class RunManager {
   // file when resumed.
   struct RunContext {
     std::string run_id;
+    std::string session_id;                   // the id the parties know this start by
     pplda::v1::RunParameters parameters;      // as started
     pplda::v1::RunParameters run_parameters;  // vocabulary_sha256 = the run's vocabulary's
     std::vector<int64_t> tokens;
@@ -114,6 +123,8 @@ class RunManager {
     std::optional<uint64_t> insecure_deterministic_rng_seed;
   };
   explicit RunManager(RunManagerOptions options);
+  // Runs `body`, then, while a party is lost, waits for it and resumes or
+  // starts over (options_.party_restart_wait).
   void RunThread(std::string run_id, std::function<absl::Status()> body);
   absl::Status Execute(const std::string& run_id, const pplda::v1::RunParameters& parameters);
   // From `state` (this coordinator's saved boundary). attempt 0: after this
@@ -129,6 +140,19 @@ class RunManager {
                                 std::chrono::steady_clock::time_point deadline) const;
   // The iteration of this coordinator's saved boundary of the run (-1: none).
   int SavedBoundary(const std::string& run_id) const;
+  // The run's current start (STATE/runs/<run>/start; 1 when absent) and
+  // its session id.
+  int CurrentStart(const std::string& run_id) const;
+  std::string CurrentSession(const std::string& run_id) const;
+  // The run's parameters as started (STATE/runs/<run>/parameters.pb).
+  absl::StatusOr<pplda::v1::RunParameters> StartParameters(const std::string& run_id) const;
+  // After `failure` of a run: whether to start it over (a lost party
+  // before its first saved boundary, the wait not over, not cancelled).
+  bool MayStartOver(const std::string& run_id, const absl::Status& failure,
+                    std::chrono::steady_clock::time_point deadline) const;
+  // Shows the run waiting, pauses, records the next start and runs it from
+  // Join.
+  absl::Status StartOverAfterFailure(const std::string& run_id, const absl::Status& failure);
   // Shows the run waiting, pauses, and tries resumption `attempt`.
   absl::Status ResumeAfterPartyFailure(const std::string& run_id, const absl::Status& failure,
                                        uint32_t attempt);

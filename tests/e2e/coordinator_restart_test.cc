@@ -7,11 +7,12 @@
 // publishes. With every party's randomness from one INSECURE deterministic
 // seed the protocol is deterministic, so each interrupted run's model must
 // equal the uninterrupted run's exactly; each trial's kill time is drawn
-// from a fixed seed, over the whole run (iterations and publication). A
-// kill before the first boundary cannot be resumed: the restarted
-// coordinator tells the parties to drop the run, marks it failed, and the
-// next run goes through. SIGTERM pauses a run the same way instead of
-// cancelling it.
+// from a fixed seed, over the whole run (Join, Prepare, iterations and
+// publication). A kill before the first boundary leaves nothing to resume
+// from: the restarted coordinator starts the run over from Join under a new
+// id at the parties, which must publish the same model too (the parties'
+// sources restart with every run). SIGTERM pauses a run the same way
+// instead of cancelling it.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -81,36 +82,34 @@ TEST_F(CoordinatorRestartTest, AKilledCoordinatorResumesAndPublishesTheSameModel
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 
   std::mt19937_64 rng(20261125);
-  int resumed = 0;
+  int resumed = 0, started_over = 0;
   for (int trial = 0; trial < 20; ++trial) {
     SCOPED_TRACE(absl::StrCat("trial ", trial));
     absl::StatusOr<std::string> run_id = Start();
     ASSERT_TRUE(run_id.ok()) << run_id.status();
-    const double delay = std::uniform_real_distribution<double>(0.3, 0.9)(rng) * run_seconds;
+    const double delay = std::uniform_real_distribution<double>(0.0, 0.9)(rng) * run_seconds;
     std::this_thread::sleep_for(std::chrono::duration<double>(delay));
     consortium_.coordinator().Kill();
     E2E_ASSERT_OK(consortium_.StartCoordinator());
     absl::StatusOr<nlohmann::json> model = WaitForModel(*run_id, absl::StrCat("trial", trial, ".json"));
-    if (!model.ok()) {
-      // Killed before the first boundary: the run failed, and the next one
-      // must go through.
-      EXPECT_THAT(std::string(model.status().message()), HasSubstr("first saved iteration boundary"))
-          << model.status();
-      std::printf("trial %d: killed after %.2f s, before the first boundary: run failed\n", trial,
-                  delay);
-      continue;
-    }
+    ASSERT_TRUE(model.ok()) << model.status() << " (killed after " << delay << " s)\n"
+                            << consortium_.Logs();
     EXPECT_EQ((*model)["topic_term_counts"], (*baseline)["topic_term_counts"])
         << "the resumed run published another model (killed after " << delay << " s)";
     const nlohmann::json& training = (*model)["metadata"]["training"];
-    if (training.contains("resumed_after_iteration")) ++resumed;
+    std::string what = "the run had ended before the kill";
+    if (training.contains("resumed_after_iteration")) {
+      ++resumed;
+      what =
+          absl::StrCat("resumed after iteration ", training["resumed_after_iteration"].get<int>());
+    } else if (training.contains("start")) {
+      ++started_over;
+      what = absl::StrCat("started over from Join (start ", training["start"].get<int>(), ")");
+    }
     std::printf("trial %d: killed after %.2f s of a %.2f s run; %s\n", trial, delay, run_seconds,
-                training.contains("resumed_after_iteration")
-                    ? absl::StrCat("resumed after iteration ",
-                                   training["resumed_after_iteration"].get<int>())
-                          .c_str()
-                    : "the run had ended before the kill");
+                what.c_str());
   }
+  std::printf("%d trials resumed a run, %d started one over\n", resumed, started_over);
   EXPECT_GT(resumed, 0) << "no trial resumed a run: the kills all missed the iterations";
 
   // SIGTERM (systemctl stop or restart) pauses the run instead of
@@ -127,7 +126,7 @@ TEST_F(CoordinatorRestartTest, AKilledCoordinatorResumesAndPublishesTheSameModel
   EXPECT_TRUE((*model)["metadata"]["training"].contains("resumed_after_iteration"));
 }
 
-TEST_F(CoordinatorRestartTest, AKillBeforeTheFirstBoundaryFailsTheRunAndFreesTheParties) {
+TEST_F(CoordinatorRestartTest, AKillBeforeTheFirstBoundaryStartsTheRunOver) {
   ConsortiumOptions options;
   E2E_ASSERT_OK(SetUpConsortium(options));
   E2E_ASSERT_OK(consortium_.StartAll());
@@ -139,14 +138,16 @@ TEST_F(CoordinatorRestartTest, AKillBeforeTheFirstBoundaryFailsTheRunAndFreesThe
   consortium_.coordinator().Kill();
   consortium_.party(2).Signal(SIGCONT);
   E2E_ASSERT_OK(consortium_.StartCoordinator());
-  const std::string config = consortium_.coordinator_config().string();
-  CommandResult status = RunPplda({"run", "status", "--config", config});
-  EXPECT_THAT(status.output, HasSubstr("failed")) << status.output;
-  EXPECT_THAT(status.output, HasSubstr("first saved iteration boundary")) << status.output;
+  absl::StatusOr<nlohmann::json> model = WaitForModel(*run_id, "started-over.json");
+  ASSERT_TRUE(model.ok()) << model.status() << consortium_.Logs();
+  const nlohmann::json& training = (*model)["metadata"]["training"];
+  EXPECT_EQ(training.value("start", 0), 2) << training.dump();
+  EXPECT_EQ(training.value("session_id", ""), *run_id + ".start2");
+  EXPECT_THAT(consortium_.coordinator().LogText(), HasSubstr("starting over from Join (start 2"));
+  // The next run goes through.
   absl::StatusOr<std::string> next = Start();
   ASSERT_TRUE(next.ok()) << next.status();
-  absl::StatusOr<nlohmann::json> model = WaitForModel(*next, "next.json");
-  EXPECT_TRUE(model.ok()) << model.status() << consortium_.Logs();
+  EXPECT_TRUE(WaitForModel(*next, "next.json").ok()) << consortium_.Logs();
 }
 
 }  // namespace

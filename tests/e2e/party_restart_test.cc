@@ -9,9 +9,11 @@
 // sources from one INSECURE deterministic seed the whole protocol is
 // deterministic, so each interrupted run's model must equal the
 // uninterrupted run's. Each trial's party and kill time are drawn from a
-// fixed seed, over the whole run (iterations and publication); a kill
-// before the first boundary (Join, Prepare) cannot be resumed and fails the
-// run, which the next trial must not notice.
+// fixed seed, over the whole run (Join, Prepare, iterations and
+// publication); a kill before the first boundary (Join, Prepare), which
+// leaves nothing to resume from, starts the run over from Join under a new
+// id at the parties, and since the parties' sources restart with every run,
+// that run too must publish the uninterrupted model.
 #include <signal.h>
 
 #include <algorithm>
@@ -136,7 +138,7 @@ TEST_F(PartyRestartTest, AKilledPartyRestartsAndTheRunPublishesTheSameModel) {
   }
 
   std::mt19937_64 rng(20261126);
-  int resumed = 0, seen_waiting = 0;
+  int resumed = 0, started_over = 0, seen_waiting = 0;
   for (int trial = 0; trial < kTrials; ++trial) {
     const int victim = trial % LocalConsortium::kParties;
     const std::string name = LocalConsortium::kPartyNames[victim];
@@ -145,7 +147,7 @@ TEST_F(PartyRestartTest, AKilledPartyRestartsAndTheRunPublishesTheSameModel) {
     ASSERT_TRUE(run_id.ok()) << run_id.status();
     // run_seconds includes starting and polling the run: kills over its
     // first 60% fall inside the run (Join to the last iterations).
-    const double delay = std::uniform_real_distribution<double>(0.05, 0.6)(rng) * run_seconds;
+    const double delay = std::uniform_real_distribution<double>(0.0, 0.6)(rng) * run_seconds;
     std::this_thread::sleep_for(std::chrono::duration<double>(delay));
     consortium_.party(victim).Kill();
     // The run waits for it, naming it, and says where it resumes.
@@ -156,36 +158,76 @@ TEST_F(PartyRestartTest, AKilledPartyRestartsAndTheRunPublishesTheSameModel) {
     if (waiting.state == "waiting") {
       ++seen_waiting;
       EXPECT_THAT(waiting.command.output,
-                  HasSubstr("for a restarted party: the run resumes after iteration"))
+                  ContainsRegex("for a restarted party: the run (resumes after iteration|had "
+                                "not reached its first saved boundary, so it starts over)"))
           << waiting.command.Describe();
       EXPECT_THAT(waiting.command.output, ContainsRegex("waiting for: .*" + name))
           << waiting.command.Describe();
     }
     E2E_ASSERT_OK(consortium_.StartParty(victim));
     absl::StatusOr<nlohmann::json> model = Model(*run_id, absl::StrCat("trial", trial, ".json"));
-    if (!model.ok()) {
-      // Killed before the first boundary: nothing to resume from.
-      EXPECT_THAT(std::string(model.status().message()), HasSubstr("failed")) << model.status();
-      std::printf("trial %d: %s killed after %.2f s, before the first boundary: run failed\n",
-                  trial, name.c_str(), delay);
-      continue;
-    }
+    ASSERT_TRUE(model.ok()) << model.status() << " (" << name << " killed after " << delay
+                            << " s)\n"
+                            << consortium_.Logs();
     EXPECT_EQ((*model)["topic_term_counts"], (*baseline)["topic_term_counts"])
         << "the resumed run published another model (" << name << " killed after " << delay
         << " s)\n"
         << consortium_.Logs();
     const nlohmann::json& training = (*model)["metadata"]["training"];
     const bool was_resumed = training.contains("resumed_after_iteration");
+    const bool was_started_over = training.contains("start");
     if (was_resumed) ++resumed;
+    if (was_started_over) {
+      ++started_over;
+      EXPECT_EQ(training["session_id"],
+                absl::StrCat(*run_id, ".start", training["start"].get<int>()));
+    }
+    std::string what = "not resumed (the kill came after the run)";
+    if (was_resumed) {
+      what =
+          absl::StrCat("resumed after iteration ", training["resumed_after_iteration"].get<int>());
+    } else if (was_started_over) {
+      what = absl::StrCat("started over from Join (start ", training["start"].get<int>(), ")");
+    }
     std::printf("trial %d: %s killed after %.2f s of a %.2f s run; %s\n", trial, name.c_str(),
-                delay, run_seconds,
-                was_resumed ? absl::StrCat("resumed after iteration ",
-                                           training["resumed_after_iteration"].get<int>())
-                                  .c_str()
-                            : "not resumed (the kill came after the run)");
+                delay, run_seconds, what.c_str());
   }
-  EXPECT_GT(resumed, kTrials / 2) << "too few trials resumed a run: the kills missed the run";
+  EXPECT_GT(resumed + started_over, kTrials / 2)
+      << "too few trials resumed or started over a run: the kills missed the run";
   EXPECT_GT(seen_waiting, 0);
+}
+
+// A party lost during Join (before the first saved boundary): the run
+// waits for it, saying it starts over, then runs from Join under its next
+// start's id and publishes; the model says which start it is.
+TEST_F(PartyRestartTest, ALossBeforeTheFirstBoundaryStartsTheRunOver) {
+  ConsortiumOptions options;
+  E2E_ASSERT_OK(SetUpConsortium(options));
+  E2E_ASSERT_OK(consortium_.StartAll());
+  // Stopped, the party holds the Join call until it is killed.
+  consortium_.party(1).Signal(SIGSTOP);
+  absl::StatusOr<std::string> run_id = Start();
+  ASSERT_TRUE(run_id.ok()) << run_id.status();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  consortium_.party(1).Kill();
+  RunStatusLine waiting = PollStatus(
+      consortium_, *run_id,
+      [](const RunStatusLine& s) { return s.state == "waiting" || RunEnded(s); },
+      std::chrono::seconds(60));
+  ASSERT_EQ(waiting.state, "waiting") << waiting.command.Describe();
+  EXPECT_THAT(waiting.command.output, HasSubstr("so it starts over from Join"))
+      << waiting.command.Describe();
+  EXPECT_THAT(waiting.command.output, ContainsRegex("waiting for: .*middle"))
+      << waiting.command.Describe();
+  E2E_ASSERT_OK(consortium_.StartParty(1));
+  absl::StatusOr<nlohmann::json> model = Model(*run_id, "started-over.json");
+  ASSERT_TRUE(model.ok()) << model.status() << consortium_.Logs();
+  const nlohmann::json& training = (*model)["metadata"]["training"];
+  ASSERT_TRUE(training.contains("start")) << training.dump();
+  EXPECT_GE(training["start"].get<int>(), 2);
+  EXPECT_EQ(training["run_id"], *run_id);
+  EXPECT_EQ(training["session_id"], absl::StrCat(*run_id, ".start", training["start"].get<int>()));
+  EXPECT_THAT(consortium_.coordinator().LogText(), HasSubstr("starting over from Join"));
 }
 
 // Two losses in a row: a party is killed, restarted, and as soon as the run
