@@ -163,8 +163,10 @@ std::string PartySession::state() const {
 
 absl::Status PartySession::CheckUsable(std::string_view what) const {
   if (failed_) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "run ", run_id_, " failed at this party earlier; ", std::string(what), " is refused"));
+    // Aborted: the run can go on only from a saved boundary (Resume), as
+    // after a lost peer; the coordinator then waits and resumes.
+    return absl::AbortedError(absl::StrCat("run ", run_id_, " failed at this party earlier; ",
+                                           std::string(what), " is refused"));
   }
   if (published_) {
     return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is already published; ",
@@ -618,11 +620,23 @@ std::filesystem::path PublishedMarkerPath(const std::filesystem::path& state_dir
   return state_dir / "runs" / run_id / "published";
 }
 
-absl::Status PartySession::EndRunState() const {
+absl::Status PartySession::MarkPublished() const {
   RETURN_IF_ERROR(WriteFileAtomically(PublishedMarkerPath(resources_.state_dir, run_id_),
                                       run_id_ + "\n", FileMode::kPrivate));
-  for (const std::filesystem::path& path : {RunStatePath(resources_.state_dir, run_id_),
-                                            PreviousRunStatePath(resources_.state_dir, run_id_)}) {
+  std::error_code ec;
+  const std::filesystem::path previous = PreviousRunStatePath(resources_.state_dir, run_id_);
+  std::filesystem::remove(previous, ec);
+  if (ec) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot remove ", previous.string(), ": ", ec.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status PartySession::RemoveRunState(const std::filesystem::path& state_dir,
+                                          const std::string& run_id) {
+  for (const std::filesystem::path& path :
+       {RunStatePath(state_dir, run_id), PreviousRunStatePath(state_dir, run_id)}) {
     std::error_code ec;
     std::filesystem::remove(path, ec);
     if (ec) {
@@ -639,9 +653,15 @@ absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Resume(
   ASSIGN_OR_RETURN(std::unique_ptr<PartySession> session,
                    Create(run_id, parameters, resources, transport));
   std::error_code ec;
-  if (std::filesystem::exists(PublishedMarkerPath(resources.state_dir, run_id), ec)) {
+  if (std::filesystem::exists(PublishedMarkerPath(resources.state_dir, run_id), ec) &&
+      iteration != static_cast<int>(parameters.iterations())) {
+    // Only the publication runs again (the same agreed fold decrypted):
+    // never an iteration after the model is out.
     return absl::FailedPreconditionError(
-        absl::StrCat("run ", run_id, " was published at this party: there is nothing to resume"));
+        absl::StrCat("run ", run_id,
+                     " was published at this party: only its publication can be resumed "
+                     "(after ",
+                     parameters.iterations(), " iterations), not after ", iteration));
   }
   ASSIGN_OR_RETURN(pplda::v1::PartyRunState state, session->ReadStateAt(iteration));
   const absl::Status restored = session->RestoreFrom(state);
@@ -795,7 +815,7 @@ absl::StatusOr<pplda::v1::PublishReply> PartySession::DoPublish(
   }
   ASSIGN_OR_RETURN(std::string path, WriteMixtures());
   reply.set_mixtures_path(path);
-  RETURN_IF_ERROR(EndRunState());
+  RETURN_IF_ERROR(MarkPublished());
   published_ = true;
   for (const CountUpdate& u : last) {
     publish_last_.push_back(UpdateDigest(u, key.paillier().ciphertext_bytes()));

@@ -111,11 +111,18 @@ class PartySession {
   // nothing is debited again; a DP-vocabulary run's documents are rebuilt
   // over the selected terms the file holds. Errors name the file: NotFound
   // (no state at that iteration), DataLoss / FailedPrecondition as
-  // ReadPartyRunState, FailedPrecondition for another plan or a run this
-  // party published.
+  // ReadPartyRunState, FailedPrecondition for another plan, or for a run
+  // this party published unless `iteration` is the last (its publication
+  // runs again).
   static absl::StatusOr<std::unique_ptr<PartySession>> Resume(
       const std::string& run_id, const pplda::v1::RunParameters& parameters,
       const PartyResources& resources, crypto::PartyTransport& transport, int iteration);
+  // The run is over (the coordinator ended it after publication, or a Join
+  // of another run dropped it): its run state files are removed (their
+  // secrets, the run key and sharing keys, are no longer needed); the
+  // `published` marker, if any, stays.
+  static absl::Status RemoveRunState(const std::filesystem::path& state_dir,
+                                     const std::string& run_id);
   // After Resume: this party's update of that iteration, as it sent it.
   const pplda::v1::CountUpdateMessage& resumed_update() const { return resumed_update_; }
 
@@ -152,6 +159,8 @@ class PartySession {
   // Passes `result` through; an error marks the session failed.
   template <typename T>
   absl::StatusOr<T> Guard(absl::StatusOr<T> result);
+  // Aborted after a failure (only Resume goes on from there),
+  // FailedPrecondition once published.
   absl::Status CheckUsable(std::string_view what) const;
   absl::StatusOr<pplda::v1::VocabularyReply> DoContributeVocabulary();
   absl::StatusOr<pplda::v1::VocabularyReply> DoDecryptVocabulary(
@@ -167,9 +176,12 @@ class PartySession {
   // The encryptor and the LdaParty over this party's (run) documents with
   // `topics`, after the plan and the iteration randomness.
   absl::Status CreateParty(std::vector<std::vector<int>> topics);
-  // At publication: the `published` marker (Resume refuses the run), and
-  // the run state files removed (their secrets are not needed after it).
-  absl::Status EndRunState() const;
+  // At publication: the `published` marker (from then on only the
+  // publication can be resumed), and the previous boundary's file removed.
+  // The last boundary's stays until the run ends (RemoveRunState), so that
+  // a publication a lost party interrupted can run again: it decrypts the
+  // same agreed fold, nothing else.
+  absl::Status MarkPublished() const;
   absl::Status RestoreFrom(const pplda::v1::PartyRunState& state);
   // The run's documents and vocabulary from the DP vocabulary's selected
   // terms (then capped); returns the run vocabulary's SHA-256.

@@ -122,13 +122,18 @@ std::vector<std::string> RemotePartyGroup::not_back() const {
   return not_back_;
 }
 
-void RemotePartyGroup::Abort(const std::string& reason) {
+void RemotePartyGroup::Abort(const std::string& reason) { SendAbort(reason, false); }
+
+void RemotePartyGroup::EndPublished() { SendAbort("the run is published", true); }
+
+void RemotePartyGroup::SendAbort(const std::string& reason, bool run_published) {
   std::vector<std::thread> threads;
   for (int p = 0; p < num_parties(); ++p) {
     threads.emplace_back([&, p] {
       pplda::v1::AbortRequest request;
       *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
       request.set_reason(reason);
+      request.set_run_published(run_published);
       (void)clients_[p]->Abort(request,
                                std::chrono::system_clock::now() + std::chrono::seconds(10));
     });

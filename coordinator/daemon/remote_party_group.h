@@ -118,6 +118,9 @@ class RemotePartyGroup : public PartyGroup {
 
   // Tells every party to abort the run (best effort).
   void Abort(const std::string& reason);
+  // Tells every party the run is over: its model is published (best
+  // effort; AbortRequest.run_published).
+  void EndPublished();
   std::vector<std::string> waiting_for() const;
   RemoteCallStats last_iteration() const;
   // Where each party wrote its document mixtures (after Publish).
@@ -129,6 +132,7 @@ class RemotePartyGroup : public PartyGroup {
   absl::Status ForEachParty(const std::string& step,
                             const std::function<absl::Status(int party)>& call);
   PartyControlClient::Deadline Deadline() const;
+  void SendAbort(const std::string& reason, bool run_published);
   // "<name> (<address>)", or "<name> (relay mode)".
   std::string Describe(int party) const;
 

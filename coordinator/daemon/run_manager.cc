@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -384,14 +385,16 @@ bool RunManager::MayWaitForRestartedParty(const std::string& run_id, const absl:
                                           std::chrono::steady_clock::time_point deadline) const {
   if (cancelled_) return false;
   if (std::chrono::steady_clock::now() >= deadline) return false;
-  switch (failure.code()) {
-    case absl::StatusCode::kUnavailable:
-    case absl::StatusCode::kDeadlineExceeded:
-    case absl::StatusCode::kAborted:
-      break;
-    default:
-      return false;
-  }
+  const bool lost = failure.code() == absl::StatusCode::kUnavailable ||
+                    failure.code() == absl::StatusCode::kDeadlineExceeded ||
+                    failure.code() == absl::StatusCode::kAborted;
+  // A party that restarted while this coordinator was down too has no
+  // session of the run ("has not joined run"): it rebuilds from its state
+  // file at Resume like any restarted party. (NotFound from Resume itself,
+  // a party without that state, ends the run.)
+  const bool restarted = failure.code() == absl::StatusCode::kNotFound &&
+                         absl::StrContains(failure.message(), "has not joined run");
+  if (!lost && !restarted) return false;
   // Only from a saved boundary: before it there is nothing to resume from.
   return party::ReadCoordinatorRunState(party::RunStatePath(options_.state_dir, run_id),
                                         CurrentSession(run_id), options_.name)
@@ -938,6 +941,9 @@ absl::Status RunManager::Drive(RunContext& context, std::shared_ptr<RemotePartyG
   if (ec) return absl::PermissionDeniedError("cannot create " + dir.string() + ": " + ec.message());
   RETURN_IF_ERROR(WriteFileAtomically(dir / "model.json", json));
   spdlog::info("run {}: published; model in {}", run_id, (dir / "model.json").string());
+  // The run is over: each party drops the last boundary it kept in case its
+  // publication had to run again (best effort; the next Join drops it too).
+  group->EndPublished();
   metrics_.runs_published->Increment();
   metrics_.coordinator_bytes->Increment(static_cast<double>(run.stats.coordinator_bytes));
   std::lock_guard<std::mutex> lock(mu_);

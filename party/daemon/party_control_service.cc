@@ -88,6 +88,8 @@ absl::Status PartyControlService::Finish(const absl::Status& status, std::string
 }
 
 absl::StatusOr<PartySession*> PartyControlService::SessionFor(const std::string& run_id) {
+  // The coordinator matches "has not joined run" (a restarted party:
+  // coordinator/daemon/run_manager.cc, MayWaitForRestartedParty).
   if (session_ == nullptr || session_->run_id() != run_id) {
     return absl::NotFoundError(absl::StrCat("party ", name_, " has not joined run '", run_id,
                                             "'"));
@@ -117,6 +119,10 @@ absl::Status PartyControlService::DoJoin(const pplda::v1::JoinRequest& request,
     // saved boundary, for instance). HandleJoin already ended its links.
     spdlog::warn("run {}: dropped ({}): the coordinator started run {}", session_->run_id(),
                  session_->state(), run_id);
+  }
+  if (session_ != nullptr && session_->state() == "published") {
+    // Over: the last boundary kept for a publication run again goes.
+    ForgetPublishedRun(session_->run_id());
   }
   session_.reset();
   ASSIGN_OR_RETURN(std::shared_ptr<net::RunTransport> shared, NewTransport(run_id, 0));
@@ -438,9 +444,31 @@ absl::Status PartyControlService::HandlePublish(const pplda::v1::PublishRequest&
   return Finish(status, "Publish", run_id);
 }
 
+void PartyControlService::ForgetPublishedRun(const std::string& run_id) {
+  const absl::Status removed = PartySession::RemoveRunState(resources_.state_dir, run_id);
+  if (removed.ok()) {
+    spdlog::info("run {}: over; its run state (run key, sharing keys, topics) removed", run_id);
+  } else {
+    spdlog::warn("run {}: over, but its run state was not removed: {}", run_id, removed.ToString());
+  }
+}
+
 absl::Status PartyControlService::HandleAbort(const pplda::v1::AbortRequest& request_ref) {
   RETURN_IF_ERROR(CheckHeader(request_ref.has_header(), request_ref.header()));
   const pplda::v1::AbortRequest* request = &request_ref;
+  if (request->run_published()) {
+    // The coordinator published the model: the run is over. Only a run this
+    // party published is forgotten (a coordinator cannot end a run early
+    // this way: before this party published, it is an abort, below). A
+    // step in progress holds mu_; then nothing is removed here (the next
+    // Join drops the run).
+    std::unique_lock<std::mutex> session_lock(mu_, std::try_to_lock);
+    if (session_lock.owns_lock() && session_ != nullptr &&
+        session_->run_id() == request->header().run_id() && session_->state() == "published") {
+      ForgetPublishedRun(session_->run_id());
+      return absl::OkStatus();
+    }
+  }
   std::lock_guard<std::mutex> lock(transport_mu_);
   if (transport_ == nullptr || transport_run_ != request->header().run_id()) {
     return absl::NotFoundError(absl::StrCat("party ", name_, " has no active run '",

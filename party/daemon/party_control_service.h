@@ -8,7 +8,11 @@
 // daemon's PartyLinkService, or in relay mode a RelayPartyTransport) and
 // session; a Join while another run is active is AlreadyExists, unless that
 // run failed, was aborted or was published. Abort (no lock wait) shuts the
-// run's transport down, which fails any step in progress. A step that fails
+// run's transport down, which fails any step in progress; with
+// run_published, for a run this party published, it ends the run instead:
+// its last boundary's state, kept so that an interrupted publication can
+// run again, is removed (as it is when another run's Join drops the
+// published one). A step that fails
 // the session shuts the transport down too: its links are cancelled, so the
 // other parties' receives fail at once rather than at their timeout.
 // The logic is callable without gRPC (Handle*): relay mode hands it the
@@ -122,6 +126,8 @@ class PartyControlService final : public pplda::v1::PartyControl::Service {
   // After a failed step: flushes what this party sent and half-closes its
   // links (at most kFailedLinkFlush), then cancels what is left.
   void EndLinksAfterFailure(const absl::Status& cause);
+  // Removes the run state of a run this party published, now over.
+  void ForgetPublishedRun(const std::string& run_id);
   static constexpr std::chrono::milliseconds kFailedLinkFlush{2000};
 
   const std::string name_;

@@ -124,6 +124,23 @@ TEST_F(CoordinatorRestartTest, AKilledCoordinatorResumesAndPublishesTheSameModel
   ASSERT_TRUE(model.ok()) << model.status() << consortium_.Logs();
   EXPECT_EQ((*model)["topic_term_counts"], (*baseline)["topic_term_counts"]);
   EXPECT_TRUE((*model)["metadata"]["training"].contains("resumed_after_iteration"));
+
+  // The coordinator and a party killed together mid-run, both started
+  // again: the restarted coordinator finds the party without a session
+  // ("has not joined run"), waits for it as for any restarted party, and
+  // every party rebuilds from its state file; the same model again.
+  absl::StatusOr<std::string> both = Start();
+  ASSERT_TRUE(both.ok()) << both.status();
+  E2E_ASSERT_OK(consortium_.coordinator().WaitForLog(
+      absl::StrCat("run ", *both, ": iteration 2 done"), std::chrono::seconds(60)));
+  consortium_.coordinator().Kill();
+  consortium_.party(1).Kill();
+  E2E_ASSERT_OK(consortium_.StartParty(1));
+  E2E_ASSERT_OK(consortium_.StartCoordinator());
+  model = WaitForModel(*both, "both.json");
+  ASSERT_TRUE(model.ok()) << model.status() << consortium_.Logs();
+  EXPECT_EQ((*model)["topic_term_counts"], (*baseline)["topic_term_counts"]);
+  EXPECT_TRUE((*model)["metadata"]["training"].contains("resumed_after_iteration"));
 }
 
 TEST_F(CoordinatorRestartTest, AKillBeforeTheFirstBoundaryStartsTheRunOver) {

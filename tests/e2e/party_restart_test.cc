@@ -108,9 +108,10 @@ TEST_F(PartyRestartTest, AKilledPartyRestartsAndTheRunPublishesTheSameModel) {
   const double run_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 
-  // Publication ended the run at every party: the state files (their run
-  // keys and topics) are gone, a marker is left, and a Resume is refused,
-  // as is one that repeats an attempt number.
+  // The coordinator's end of the published run reached every party: the
+  // state files (their run keys and topics) are gone, a marker is left, and
+  // a Resume before the last iteration is refused, as is one that repeats
+  // an attempt number.
   for (int i = 0; i < LocalConsortium::kParties; ++i) {
     EXPECT_FALSE(std::filesystem::exists(party::RunStatePath(consortium_.state(i), *baseline_id)));
     EXPECT_FALSE(
@@ -228,6 +229,54 @@ TEST_F(PartyRestartTest, ALossBeforeTheFirstBoundaryStartsTheRunOver) {
   EXPECT_EQ(training["run_id"], *run_id);
   EXPECT_EQ(training["session_id"], absl::StrCat(*run_id, ".start", training["start"].get<int>()));
   EXPECT_THAT(consortium_.coordinator().LogText(), HasSubstr("starting over from Join"));
+}
+
+// A decryptor lost during publication, after another party published (it
+// confirmed the fold and, not decrypting, finished at once): the parties
+// kept their last boundary when they published, so every party rebuilds
+// there and the publication runs again: the same agreed fold decrypted,
+// the same model. Once the coordinator published, the parties drop that
+// boundary.
+TEST_F(PartyRestartTest, ALossDuringPublicationRunsThePublicationAgain) {
+  if (!party::InsecureTestRandomnessAllowed()) {
+    GTEST_SKIP() << "needs a build with PPLDA_INSECURE_TEST_RANDOMNESS=ON";
+  }
+  ConsortiumOptions options;
+  options.initial_topics_seed = 7;
+  options.insecure_deterministic_rng_seed = 20261125;
+  E2E_ASSERT_OK(SetUpConsortium(options));
+  E2E_ASSERT_OK(consortium_.StartAll());
+  absl::StatusOr<std::string> baseline_id = Start();
+  ASSERT_TRUE(baseline_id.ok()) << baseline_id.status();
+  absl::StatusOr<nlohmann::json> baseline = Model(*baseline_id, "baseline.json");
+  ASSERT_TRUE(baseline.ok()) << baseline.status() << consortium_.Logs();
+
+  absl::StatusOr<std::string> run_id = Start();
+  ASSERT_TRUE(run_id.ok()) << run_id.status();
+  // modern (compute party 2) does not decrypt: it publishes while early
+  // and middle still compute their partial decryptions.
+  E2E_ASSERT_OK(consortium_.party(2).WaitForLog(absl::StrCat("run ", *run_id, ": published ("),
+                                                 std::chrono::seconds(120)));
+  consortium_.party(0).Kill();
+  E2E_ASSERT_OK(consortium_.StartParty(0));
+  absl::StatusOr<nlohmann::json> model = Model(*run_id, "republished.json");
+  ASSERT_TRUE(model.ok()) << model.status() << consortium_.Logs();
+  EXPECT_EQ((*model)["topic_term_counts"], (*baseline)["topic_term_counts"]);
+  const nlohmann::json& training = (*model)["metadata"]["training"];
+  if (training.contains("resumed_after_iteration")) {
+    EXPECT_EQ(training["resumed_after_iteration"], kIterations);
+    EXPECT_THAT(consortium_.party(2).LogText(),
+                HasSubstr(absl::StrCat("run ", *run_id, ": resumed after iteration ",
+                                       kIterations)));
+  } else {
+    std::printf("early finished its decryption before it was killed: nothing to resume\n");
+  }
+  // Over: no party keeps the run's state.
+  for (int i = 0; i < LocalConsortium::kParties; ++i) {
+    EXPECT_FALSE(std::filesystem::exists(party::RunStatePath(consortium_.state(i), *run_id)));
+    EXPECT_FALSE(
+        std::filesystem::exists(party::PreviousRunStatePath(consortium_.state(i), *run_id)));
+  }
 }
 
 // Two losses in a row: a party is killed, restarted, and as soon as the run
