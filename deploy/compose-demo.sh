@@ -98,17 +98,23 @@ probe() { "$engine" run --rm --network none docker.io/library/debian:bookworm tr
 if ! probe; then
   [ "$engine" = podman ] || skip "docker cannot run a container here: $(tail -1 "$work/probe.err")"
   first=$(tail -1 "$work/probe.err")
-  {
-    echo "[containers]"
-    nofile=$(ulimit -Hn); nproc=$(ulimit -Hu)
-    [ "$nofile" = unlimited ] && nofile=1048576
-    [ "$nproc" = unlimited ] && nproc=1048576
-    echo "default_ulimits = [\"nofile=$nofile:$nofile\", \"nproc=$((nproc / 2)):$((nproc / 2))\"]"
-    if command -v runc > /dev/null; then printf '[engine]\nruntime = "runc"\n'; fi
-  } > "$work/containers.conf"
+  # podman's conmon runs with RLIMIT_NPROC 32768 at most: a container
+  # cannot get more than its parent's hard limits.
+  nofile=$(ulimit -Hn); nproc=$(ulimit -Hu)
+  [ "$nofile" = unlimited ] && nofile=1048576
+  [ "$nproc" = unlimited ] || [ "$nproc" -gt 32768 ] && nproc=32768
   export CONTAINERS_CONF=$work/containers.conf
-  probe || skip "podman cannot run a container here: $first; with runc and the host's limits: \
-$(tail -1 "$work/probe.err")"
+  started=0
+  for limit in "$nproc" 4096; do
+    {
+      echo "[containers]"
+      echo "default_ulimits = [\"nofile=$nofile:$nofile\", \"nproc=$limit:$limit\"]"
+      if command -v runc > /dev/null; then printf '[engine]\nruntime = "runc"\n'; fi
+    } > "$CONTAINERS_CONF"
+    if probe; then started=1; break; fi
+  done
+  [ "$started" = 1 ] || skip "podman cannot run a container here: $first; with runc and the \
+host's limits: $(tail -1 "$work/probe.err")"
   say "podman's defaults cannot start a container here ($first): using $(grep -q runc \
 "$CONTAINERS_CONF" && echo "runc and ")the host's limits (CONTAINERS_CONF)"
 fi
@@ -126,14 +132,19 @@ cleanup() {
 }
 trap cleanup EXIT
 say "init service: certificates, consortium file, a dealt $bits-bit key (demo only), volumes"
-dc run --rm init > "$work/init.log" 2>&1 || { cat "$work/init.log" >&2; exit 1; }
+# In the foreground until it exits (one init only: two at once would deal
+# two keys).
+dc up --no-deps init > "$work/init.log" 2>&1 || { cat "$work/init.log" >&2; exit 1; }
+grep -q "compose-init: modern's volume ready\|already initialised" "$work/init.log" ||
+  { cat "$work/init.log" >&2; say "FAILED: the init service did not initialise the volumes"; exit 1; }
 grep "compose-init" "$work/init.log" | sed 's/^/  /'
 say "starting the coordinator and the three parties"
-dc up -d coordinator early middle modern > "$work/up.log" 2>&1 || { cat "$work/up.log" >&2; exit 1; }
+dc up -d --no-deps coordinator early middle modern > "$work/up.log" 2>&1 || { cat "$work/up.log" >&2; exit 1; }
 ready=0
 for _ in $(seq 1 60); do
-  if dc exec -T coordinator pplda run status --config /pplda/coordinator.toml 2>&1 |
-    grep -q -e "no run" -e "state"; then
+  # "no run was started yet" (exit 1) once the coordinator answers.
+  answer=$(dc exec -T coordinator pplda run status --config /pplda/coordinator.toml 2>&1 || true)
+  if grep -q -e "no run was started" -e "^run " <<< "$answer"; then
     ready=1; break
   fi
   sleep 1

@@ -647,13 +647,12 @@ absl::Status PartySession::RemoveRunState(const std::filesystem::path& state_dir
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Resume(
-    const std::string& run_id, const pplda::v1::RunParameters& parameters,
-    const PartyResources& resources, crypto::PartyTransport& transport, int iteration) {
-  ASSIGN_OR_RETURN(std::unique_ptr<PartySession> session,
-                   Create(run_id, parameters, resources, transport));
+absl::Status PartySession::CheckResumable(const std::filesystem::path& state_dir,
+                                          const std::string& run_id,
+                                          const pplda::v1::RunParameters& parameters,
+                                          int iteration) {
   std::error_code ec;
-  if (std::filesystem::exists(PublishedMarkerPath(resources.state_dir, run_id), ec) &&
+  if (std::filesystem::exists(PublishedMarkerPath(state_dir, run_id), ec) &&
       iteration != static_cast<int>(parameters.iterations())) {
     // Only the publication runs again (the same agreed fold decrypted):
     // never an iteration after the model is out.
@@ -663,6 +662,15 @@ absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Resume(
                      "(after ",
                      parameters.iterations(), " iterations), not after ", iteration));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Resume(
+    const std::string& run_id, const pplda::v1::RunParameters& parameters,
+    const PartyResources& resources, crypto::PartyTransport& transport, int iteration) {
+  RETURN_IF_ERROR(CheckResumable(resources.state_dir, run_id, parameters, iteration));
+  ASSIGN_OR_RETURN(std::unique_ptr<PartySession> session,
+                   Create(run_id, parameters, resources, transport));
   ASSIGN_OR_RETURN(pplda::v1::PartyRunState state, session->ReadStateAt(iteration));
   const absl::Status restored = session->RestoreFrom(state);
   sodium_memzero(state.mutable_iteration_key()->data(), state.iteration_key().size());

@@ -33,7 +33,8 @@
 // reply it already gave, recomputing and revealing nothing new; with other
 // updates it is FailedPrecondition.
 // A failed step leaves the session unusable for the run (the parties are
-// out of step): failed() is true and every later call is FailedPrecondition.
+// out of step): failed() is true and every later call is Aborted (only a
+// Resume from a saved boundary goes on).
 // Randomness comes from rng_factory, one source per PartyRandomSource
 // (party_randomness.h; libsodium in the daemon unless configured INSECURE
 // deterministic for tests).
@@ -114,6 +115,11 @@ class PartySession {
   // ReadPartyRunState, FailedPrecondition for another plan, or for a run
   // this party published unless `iteration` is the last (its publication
   // runs again).
+  // What Resume checks before reading any file: a run this party
+  // published resumes only at its last iteration (FailedPrecondition).
+  static absl::Status CheckResumable(const std::filesystem::path& state_dir,
+                                     const std::string& run_id,
+                                     const pplda::v1::RunParameters& parameters, int iteration);
   static absl::StatusOr<std::unique_ptr<PartySession>> Resume(
       const std::string& run_id, const pplda::v1::RunParameters& parameters,
       const PartyResources& resources, crypto::PartyTransport& transport, int iteration);

@@ -76,6 +76,12 @@ absl::Status CheckParameters(const pplda::v1::RunParameters& p) {
 // of its current start (absent: the first).
 constexpr char kParametersFile[] = "parameters.pb";
 constexpr char kStartFile[] = "start";
+// How many of a run's starts may get past Join (each may debit the data
+// holders' privacy ledgers at its DP vocabulary or Prepare): a run that
+// keeps losing a participant after Join, or a coordinator that keeps
+// crashing there, stops starting over.
+constexpr int kMaxJoinedStarts = 3;
+constexpr char kJoinedStartsFile[] = "joined-starts";
 
 }  // namespace
 
@@ -91,6 +97,25 @@ int RunManager::CurrentStart(const std::string& run_id) const {
     return start;
   }
   return 1;
+}
+
+int RunManager::JoinedStarts(const std::string& run_id) const {
+  absl::StatusOr<std::string> text =
+      lda::ReadFileBytes((options_.state_dir / "runs" / run_id / kJoinedStartsFile).string(), 64);
+  int joined = 0;
+  if (text.ok() && absl::SimpleAtoi(absl::StripAsciiWhitespace(*text), &joined) && joined >= 0) {
+    return joined;
+  }
+  return 0;
+}
+
+bool RunManager::MayStartAgain(const std::string& run_id) const {
+  if (JoinedStarts(run_id) < kMaxJoinedStarts) return true;
+  spdlog::error(
+      "run {}: not started over: {} of its starts got past Join already (at most {}; "
+      "each may debit the data holders' privacy ledgers)",
+      run_id, JoinedStarts(run_id), kMaxJoinedStarts);
+  return false;
 }
 
 std::string RunManager::CurrentSession(const std::string& run_id) const {
@@ -310,12 +335,12 @@ absl::StatusOr<std::string> RunManager::ResumeUnfinished() {
     // Prepare): nothing to resume from, so the run starts over from Join
     // under its next start's id (the parties drop the old one at its Join).
     absl::StatusOr<pplda::v1::RunParameters> parameters = StartParameters(latest);
-    if (parameters.ok() && options_.party_restart_wait.count() > 0) {
+    if (parameters.ok() && options_.party_restart_wait.count() > 0 && MayStartAgain(latest)) {
       const int start = CurrentStart(latest) + 1;
-      RETURN_IF_ERROR(WriteFileAtomically(options_.state_dir / "runs" / latest / kStartFile,
-                                          absl::StrCat(start, "\n")));
       std::lock_guard<std::mutex> lock(mu_);
       if (active_) return absl::FailedPreconditionError("a run is active");
+      RETURN_IF_ERROR(WriteFileAtomically(options_.state_dir / "runs" / latest / kStartFile,
+                                          absl::StrCat(start, "\n")));
       BeginRunLocked(latest, "joining", static_cast<int>(parameters->iterations()),
                      absl::StrCat("the coordinator restarted before the run's first saved "
                                   "boundary: the run starts over from Join (start ",
@@ -332,8 +357,8 @@ absl::StatusOr<std::string> RunManager::ResumeUnfinished() {
       changed_.notify_all();
       return latest;
     }
-    // A run without its parameters (started by an older version), or no
-    // wait for restarts: it ends. The parties are told to drop it, so that
+    // A run without its parameters (started by an older version), no wait
+    // for restarts, or too many starts past Join: it ends. The parties are told to drop it, so that
     // they accept the next run.
     const std::string reason =
         "the coordinator restarted before the run's first saved iteration boundary";
@@ -425,7 +450,7 @@ bool RunManager::MayStartOver(const std::string& run_id, const absl::Status& fai
     if (group_ == nullptr || group_->not_back().empty()) return false;
   }
   return !std::filesystem::exists(party::RunStatePath(options_.state_dir, run_id)) &&
-         StartParameters(run_id).ok();
+         StartParameters(run_id).ok() && MayStartAgain(run_id);
 }
 
 absl::Status RunManager::StartOverAfterFailure(const std::string& run_id,
@@ -563,6 +588,8 @@ absl::Status RunManager::Execute(const std::string& run_id,
   const std::string session_id = CurrentSession(run_id);
   std::shared_ptr<RemotePartyGroup> group = NewGroup(session_id);
   ASSIGN_OR_RETURN(std::vector<int64_t> tokens, group->Join(parameters));
+  RETURN_IF_ERROR(WriteFileAtomically(options_.state_dir / "runs" / run_id / kJoinedStartsFile,
+                                      absl::StrCat(JoinedStarts(run_id) + 1, "\n")));
   const int n = group->num_parties();
   RETURN_IF_ERROR(party::CheckTwoHolderDisclosure(
       party::DataHolders(tokens), party::DpOptionsFromParameters(parameters).has_value(),

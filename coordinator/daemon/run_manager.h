@@ -144,6 +144,10 @@ class RunManager {
   // its session id.
   int CurrentStart(const std::string& run_id) const;
   std::string CurrentSession(const std::string& run_id) const;
+  // How many of the run's starts got past Join (STATE/runs/<run>/joined-starts),
+  // and whether another start is allowed (kMaxJoinedStarts; logged when not).
+  int JoinedStarts(const std::string& run_id) const;
+  bool MayStartAgain(const std::string& run_id) const;
   // The run's parameters as started (STATE/runs/<run>/parameters.pb).
   absl::StatusOr<pplda::v1::RunParameters> StartParameters(const std::string& run_id) const;
   // After `failure` of a run: whether to start it over (a lost party

@@ -1,5 +1,6 @@
 #include "party/daemon/party_control_service.h"
 
+#include <filesystem>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -9,6 +10,7 @@
 #include "net/protocol_version.h"
 #include "net/request_check.h"
 #include "party/protocol_wire.h"
+#include "party/run_state_file.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::party {
@@ -97,8 +99,9 @@ absl::StatusOr<PartySession*> PartyControlService::SessionFor(const std::string&
   if (aborted_) {
     // Steps that need no link (the DP vocabulary's contribution, which
     // debits the ledger) must not run either.
-    return absl::FailedPreconditionError(
-        absl::StrCat("run '", run_id, "' was aborted at party ", name_));
+    // Aborted, like a failed session's refusal: the run goes on only from
+    // a saved boundary (Resume).
+    return absl::AbortedError(absl::StrCat("run '", run_id, "' was aborted at party ", name_));
   }
   return session_.get();
 }
@@ -120,11 +123,11 @@ absl::Status PartyControlService::DoJoin(const pplda::v1::JoinRequest& request,
     spdlog::warn("run {}: dropped ({}): the coordinator started run {}", session_->run_id(),
                  session_->state(), run_id);
   }
-  if (session_ != nullptr && session_->state() == "published") {
-    // Over: the last boundary kept for a publication run again goes.
-    ForgetPublishedRun(session_->run_id());
-  }
   session_.reset();
+  // Every other run is over here (the coordinator runs one at a time and
+  // never goes back to an older one): their run state goes, kept boundaries
+  // of published runs and earlier starts included.
+  ForgetOtherRuns(run_id);
   ASSIGN_OR_RETURN(std::shared_ptr<net::RunTransport> shared, NewTransport(run_id, 0));
   ASSIGN_OR_RETURN(session_, PartySession::Create(run_id, request.parameters(), resources_,
                                                   *shared));
@@ -212,9 +215,15 @@ absl::Status PartyControlService::DoResume(const pplda::v1::ResumeRequest& reque
 absl::Status PartyControlService::HandleResume(const pplda::v1::ResumeRequest& request,
                                                pplda::v1::ResumeReply* reply) {
   {
-    // A request refused here leaves the run as it is.
+    // A request refused here leaves the run as it is (its attempt number
+    // is taken once it is in order).
     std::lock_guard<std::mutex> lock(mu_);
     RETURN_IF_ERROR(CheckResume(request));
+    last_resume_run_ = request.header().run_id();
+    last_resume_attempt_ = request.attempt();
+    RETURN_IF_ERROR(PartySession::CheckResumable(resources_.state_dir, request.header().run_id(),
+                                                 request.parameters(),
+                                                 request.header().iteration()));
   }
   {
     // A step still blocked on the old links fails at once.
@@ -242,6 +251,11 @@ grpc::Status PartyControlService::Join(grpc::ServerContext* context,
                                        pplda::v1::JoinReply* reply) {
   absl::Status checked = Check(*context, request->has_header(), request->header());
   if (!checked.ok()) return net::ToGrpcStatus(checked);
+  if (context->IsCancelled()) {
+    // A Join the coordinator gave up on (it delivered late, after a newer
+    // start's Join, say) must not replace what came after it.
+    return grpc::Status(grpc::StatusCode::CANCELLED, "the coordinator cancelled this Join");
+  }
   return net::ToGrpcStatus(HandleJoin(*request, reply));
 }
 
@@ -442,6 +456,20 @@ absl::Status PartyControlService::HandlePublish(const pplda::v1::PublishRequest&
     return absl::OkStatus();
   }();
   return Finish(status, "Publish", run_id);
+}
+
+void PartyControlService::ForgetOtherRuns(const std::string& run_id) {
+  const std::filesystem::path runs = resources_.state_dir / "runs";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(runs, ec)) return;
+  for (const auto& entry : std::filesystem::directory_iterator(runs, ec)) {
+    const std::string other = entry.path().filename().string();
+    if (other == run_id || !entry.is_directory(ec)) continue;
+    if (std::filesystem::exists(RunStatePath(resources_.state_dir, other), ec) ||
+        std::filesystem::exists(PreviousRunStatePath(resources_.state_dir, other), ec)) {
+      ForgetPublishedRun(other);
+    }
+  }
 }
 
 void PartyControlService::ForgetPublishedRun(const std::string& run_id) {

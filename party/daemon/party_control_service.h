@@ -6,8 +6,10 @@
 // lock, with the session's status mapped one to one. Join creates the run's
 // transport (the TransportFactory: a GrpcPartyTransport registered with the
 // daemon's PartyLinkService, or in relay mode a RelayPartyTransport) and
-// session; a Join while another run is active is AlreadyExists, unless that
-// run failed, was aborted or was published. Abort (no lock wait) shuts the
+// session; a second Join of the same run is AlreadyExists. (Formerly: a
+// run failed, was aborted or was published; a Join for another run drops
+// the current one whatever its state (the coordinator runs one run at a
+// time) and removes every other run's run state. Abort (no lock wait) shuts the
 // run's transport down, which fails any step in progress; with
 // run_published, for a run this party published, it ends the run instead:
 // its last boundary's state, kept so that an interrupted publication can
@@ -126,8 +128,10 @@ class PartyControlService final : public pplda::v1::PartyControl::Service {
   // After a failed step: flushes what this party sent and half-closes its
   // links (at most kFailedLinkFlush), then cancels what is left.
   void EndLinksAfterFailure(const absl::Status& cause);
-  // Removes the run state of a run this party published, now over.
+  // Removes the run state of a run that is over (logged).
   void ForgetPublishedRun(const std::string& run_id);
+  // At a Join of `run_id`: removes the run state of every other run.
+  void ForgetOtherRuns(const std::string& run_id);
   static constexpr std::chrono::milliseconds kFailedLinkFlush{2000};
 
   const std::string name_;

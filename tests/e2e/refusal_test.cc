@@ -312,14 +312,14 @@ TEST_F(RefusalTest, PartyControlRefusesEachBadRequestWithItsOwnCodeAndKeepsServi
   {
     pplda::v1::IterateReply reply;
     const grpc::Status s = c.party(1).Iterate(c.Context().get(), iterate, &reply);
-    EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << Code(s);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::ABORTED) << Code(s);
     EXPECT_THAT(s.error_message(), HasSubstr("was aborted"));
     pplda::v1::VocabularyRequest vocabulary;
     *vocabulary.mutable_header() = c.Header(run, 0);
     vocabulary.mutable_contribute();
     pplda::v1::VocabularyReply vocabulary_reply;
     const grpc::Status v = c.party(1).Vocabulary(c.Context().get(), vocabulary, &vocabulary_reply);
-    EXPECT_EQ(v.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << Code(v);
+    EXPECT_EQ(v.error_code(), grpc::StatusCode::ABORTED) << Code(v);
     // The DP vocabulary's steps carry iteration 0.
     *vocabulary.mutable_header() = c.Header(run, 3);
     const grpc::Status w = c.party(1).Vocabulary(c.Context().get(), vocabulary, &vocabulary_reply);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/atomic_file.h"
 #include "crypto/paillier_testing.h"
 #include "crypto/transport.h"
 #include "gmock/gmock.h"
@@ -250,6 +251,22 @@ TEST_F(PartySessionResumeTest, ADamagedFileIsNamedWithItsOwnCode) {
   absl::Status damaged = Resume(1);
   EXPECT_EQ(damaged.code(), absl::StatusCode::kDataLoss) << damaged;
   EXPECT_THAT(damaged.message(), HasSubstr(path.string()));
+}
+
+// After this party published, only its publication resumes (at the last
+// iteration): never an iteration, whatever the coordinator asks.
+TEST_F(PartySessionResumeTest, APublishedRunResumesOnlyItsPublication) {
+  EXPECT_TRUE(PartySession::CheckResumable(dir_, "run-1", parameters_, 2).ok());
+  ASSERT_TRUE(WriteFileAtomically(dir_ / "runs" / "run-1" / "published", "run-1\n").ok());
+  for (int iteration : {0, 2, 3, 5}) {
+    absl::Status refused = PartySession::CheckResumable(dir_, "run-1", parameters_, iteration);
+    EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition) << refused;
+    EXPECT_THAT(refused.message(), HasSubstr("only its publication can be resumed"));
+    EXPECT_EQ(Resume(iteration).code(), absl::StatusCode::kFailedPrecondition);
+  }
+  EXPECT_TRUE(PartySession::CheckResumable(dir_, "run-1", parameters_, 4).ok());
+  // Past the check, the state file decides (none here).
+  EXPECT_EQ(Resume(4).code(), absl::StatusCode::kNotFound);
 }
 
 TEST_F(PartySessionResumeTest, AStateOfAnotherPlanIsRefused) {
