@@ -39,6 +39,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -51,6 +52,7 @@
 #include "crypto/paillier_serialization.h"
 #include "crypto/paillier_testing.h"
 #include "crypto/secure_rng_testing.h"
+#include "crypto/simulated_network.h"
 #include "crypto/transport.h"
 #include "fuzz/fuzz_util.h"
 #include "party/party_session.h"
@@ -234,19 +236,59 @@ pplda::v1::PrepareRequest ValidPrepare() {
   return r;
 }
 
-// A session of party p, joined and (when `prepare`) prepared; the reply of
-// Prepare in *initial.
+// The state folder holding party p's run state after Prepare of a run of
+// `iterations` iterations. Prepare agrees the pseudo-random sharing keys
+// among the parties, so the three parties run it once, over a simulated
+// network, each with its own folder.
+std::filesystem::path PreparedStateDir(int p, uint32_t iterations) {
+  static std::set<uint32_t>* prepared = new std::set<uint32_t>();
+  auto dir = [](int party, uint32_t n) {
+    return ScratchFolder("prepared-" + std::to_string(n) + "-p" + std::to_string(party));
+  };
+  if (prepared->insert(iterations).second) {
+    absl::StatusOr<std::unique_ptr<crypto::SimulatedNetwork>> network =
+        crypto::SimulatedNetwork::Create(kParties);
+    Require(network.ok());
+    std::vector<std::unique_ptr<party::PartySession>> sessions(kParties);
+    for (int q = 0; q < kParties; ++q) {
+      party::PartyResources r = Resources(q);
+      r.state_dir = dir(q, iterations);
+      absl::StatusOr<std::unique_ptr<party::PartySession>> session = party::PartySession::Create(
+          kRun, Parameters(iterations), r, (*network)->transport(q));
+      Require(session.ok());
+      sessions[static_cast<size_t>(q)] = *std::move(session);
+    }
+    const absl::Status done = (*network)->RunParties([&](int q) {
+      return sessions[static_cast<size_t>(q)]->Prepare(ValidPrepare()).status();
+    });
+    Trace("set-up Prepare", done);
+    Require(done.ok());
+  }
+  return dir(p, iterations);
+}
+
+// A session of party p, joined and (when `prepare`) prepared (rebuilt from
+// its state after Prepare: PreparedStateDir); its initial counts in
+// *initial.
 std::unique_ptr<party::PartySession> Session(int p, uint32_t iterations, bool prepare,
                                              LoopbackTransport& links,
                                              pplda::v1::PrepareReply* initial = nullptr) {
-  absl::StatusOr<std::unique_ptr<party::PartySession>> session =
-      party::PartySession::Create(kRun, Parameters(iterations), Resources(p), links);
-  Require(session.ok());
-  if (prepare) {
-    absl::StatusOr<pplda::v1::PrepareReply> reply = (*session)->Prepare(ValidPrepare());
-    Require(reply.ok());
-    if (initial != nullptr) *initial = *std::move(reply);
+  if (!prepare) {
+    absl::StatusOr<std::unique_ptr<party::PartySession>> session =
+        party::PartySession::Create(kRun, Parameters(iterations), Resources(p), links);
+    Require(session.ok());
+    return *std::move(session);
   }
+  party::PartyResources r = Resources(p);
+  r.state_dir = PreparedStateDir(p, iterations);
+  // A publication an earlier input got through leaves its marker.
+  std::error_code ec;
+  std::filesystem::remove(r.state_dir / "runs" / kRun / "published", ec);
+  absl::StatusOr<std::unique_ptr<party::PartySession>> session =
+      party::PartySession::Resume(kRun, Parameters(iterations), r, links, 0);
+  Trace("set-up Resume", session.status());
+  Require(session.ok());
+  if (initial != nullptr) *initial->mutable_initial_counts() = (*session)->resumed_update();
   return *std::move(session);
 }
 
