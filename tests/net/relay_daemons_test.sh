@@ -44,7 +44,12 @@ for p in 0 1 2; do
 done
 printf '%s\n' "${words[@]}" > "$work/words.txt"
 
-base=$(( 20000 + RANDOM % 30000 ))
+# Below the ephemeral range (net.ipv4.ip_local_port_range), as the C++ e2e
+# tests do (tests/e2e/e2e_test_util.h FreePorts): a port in it can be held by
+# an outgoing connection of a test running beside this one.
+low=$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+[ "${low:-0}" -gt 22048 ] || low=32768
+base=$(( low - 20000 + RANDOM % (20000 - 32) ))
 consortium_setup "$work" 1024 "$base" "$work/words.txt" none 100 0 \
   "$work/docs/0" "$work/docs/1" "$work/docs/2"
 for name in $consortium_relay; do
