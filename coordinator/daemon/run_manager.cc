@@ -89,24 +89,24 @@ std::string RunManager::SessionId(const std::string& run_id, int start) {
   return start <= 1 ? run_id : absl::StrCat(run_id, ".start", start);
 }
 
-int RunManager::CurrentStart(const std::string& run_id) const {
+// A small counter file of the run (absent or unreadable: `fallback`).
+int RunManager::ReadRunCounter(const std::string& run_id, const char* file, int fallback) const {
   absl::StatusOr<std::string> text =
-      lda::ReadFileBytes((options_.state_dir / "runs" / run_id / kStartFile).string(), 64);
-  int start = 1;
-  if (text.ok() && absl::SimpleAtoi(absl::StripAsciiWhitespace(*text), &start) && start >= 1) {
-    return start;
+      lda::ReadFileBytes((options_.state_dir / "runs" / run_id / file).string(), 64);
+  int value = 0;
+  if (text.ok() && absl::SimpleAtoi(absl::StripAsciiWhitespace(*text), &value) &&
+      value >= fallback) {
+    return value;
   }
-  return 1;
+  return fallback;
+}
+
+int RunManager::CurrentStart(const std::string& run_id) const {
+  return ReadRunCounter(run_id, kStartFile, 1);
 }
 
 int RunManager::JoinedStarts(const std::string& run_id) const {
-  absl::StatusOr<std::string> text =
-      lda::ReadFileBytes((options_.state_dir / "runs" / run_id / kJoinedStartsFile).string(), 64);
-  int joined = 0;
-  if (text.ok() && absl::SimpleAtoi(absl::StripAsciiWhitespace(*text), &joined) && joined >= 0) {
-    return joined;
-  }
-  return 0;
+  return ReadRunCounter(run_id, kJoinedStartsFile, 0);
 }
 
 bool RunManager::MayStartAgain(const std::string& run_id) const {

@@ -147,6 +147,7 @@ class RunManager {
   // How many of the run's starts got past Join (STATE/runs/<run>/joined-starts),
   // and whether another start is allowed (kMaxJoinedStarts; logged when not).
   int JoinedStarts(const std::string& run_id) const;
+  int ReadRunCounter(const std::string& run_id, const char* file, int fallback) const;
   bool MayStartAgain(const std::string& run_id) const;
   // The run's parameters as started (STATE/runs/<run>/parameters.pb).
   absl::StatusOr<pplda::v1::RunParameters> StartParameters(const std::string& run_id) const;
