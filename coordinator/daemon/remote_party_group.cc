@@ -73,10 +73,17 @@ absl::Status RemotePartyGroup::ForEachParty(const std::string& step,
   const int first = RootCauseParty(results, names);
   if (first < 0) return absl::OkStatus();
   const absl::Status& s = results[first];
-  if (s.code() == absl::StatusCode::kUnavailable ||
-      s.code() == absl::StatusCode::kDeadlineExceeded) {
+  {
+    // Lost, as far as this step can tell: every party whose own call could
+    // not reach it (the root cause named may be another party's echo).
     std::lock_guard<std::mutex> lock(mu_);
-    not_back_ = {parties_[first].name};  // lost, as far as this step can tell
+    not_back_.clear();
+    for (int p = 0; p < n; ++p) {
+      if (results[p].code() == absl::StatusCode::kUnavailable ||
+          results[p].code() == absl::StatusCode::kDeadlineExceeded) {
+        not_back_.push_back(parties_[p].name);
+      }
+    }
   }
   absl::Status error(s.code(), absl::StrCat(step, ": party ", Describe(first), ": ", s.message()));
   Abort(std::string(error.message()));
