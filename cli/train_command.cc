@@ -273,10 +273,13 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
   app->add_option("--iterations,-n", flags->iterations, "Gibbs iterations")
       ->capture_default_str()
       ->check(NumberIn<int>(1, 10000000));
-  flags->sampler_option = app->add_option("--sampler", flags->sampler_kind,
-                  "standard (sequential collapsed Gibbs) or batched (the secure protocol's twin)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"standard", "batched"}));
+  flags->sampler_option =
+      app->add_option("--sampler", flags->sampler_kind,
+                      "standard (collapsed Gibbs, SparseLDA buckets), mh (collapsed Gibbs by "
+                      "Metropolis-Hastings steps, cost per token independent of K) or batched (the "
+                      "secure protocol's twin)")
+          ->capture_default_str()
+          ->check(CLI::IsMember({"standard", "mh", "batched"}));
   app->add_option("--alpha", flags->sampler.alpha, "Document-topic Dirichlet prior")
       ->capture_default_str()
       ->check(NumberIn<double>(kMinPrior, kMaxPrior));
@@ -292,6 +295,10 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
   app->add_option("--threads", flags->sampler.threads, "Threads (0 = all cores)")
       ->capture_default_str()
       ->check(NumberIn<int>(0, kMaxThreadsFlag));
+  app->add_option("--mh-steps", flags->sampler.mh_steps,
+                  "Metropolis-Hastings steps per token per iteration (--sampler mh)")
+      ->capture_default_str()
+      ->check(NumberIn<int>(1, lda::kMaxMetropolisSteps));
   app->add_option("--out,-o", flags->out, "Model file to write (JSON)")->capture_default_str();
   app->add_option("--mixtures", flags->mixtures_out,
                   "Also write each training document's topic mixture to this CSV file");

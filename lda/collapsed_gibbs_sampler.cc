@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "lda/document_blocks.h"
 
 namespace pplda::lda {
 namespace {
@@ -156,23 +157,6 @@ class SparseSweep {
   int32_t num_doc_topics_ = 0;
 };
 
-// Splits documents into `parts` contiguous blocks of about equal token
-// counts; returns parts + 1 boundaries.
-std::vector<int32_t> BlockBoundaries(const GibbsState& state, int parts) {
-  std::vector<int32_t> bounds{0};
-  int64_t seen = 0;
-  int p = 1;
-  for (int32_t m = 0; m < state.num_documents(); ++m) {
-    seen += static_cast<int64_t>(state.tokens[m].size());
-    while (p < parts && seen * parts >= state.num_tokens * p) {
-      bounds.push_back(m + 1);
-      ++p;
-    }
-  }
-  while (static_cast<int>(bounds.size()) <= parts) bounds.push_back(state.num_documents());
-  return bounds;
-}
-
 }  // namespace
 
 struct CollapsedGibbsSampler::Block {
@@ -197,7 +181,7 @@ CollapsedGibbsSampler::CollapsedGibbsSampler(const Corpus& corpus,
                                              const SamplerOptions& options, GibbsState state)
     : LdaSampler(corpus, options, std::move(state)) {
   const int parts = std::max(1, std::min(num_threads_, state_.num_documents()));
-  const std::vector<int32_t> bounds = BlockBoundaries(state_, parts);
+  const std::vector<int32_t> bounds = DocumentBlockBoundaries(state_, parts);
   for (int p = 0; p < parts; ++p) {
     auto block = std::make_unique<Block>(bounds[p], bounds[p + 1],
                                          Rng::ForStream(options.seed, kStandardStreams, p),

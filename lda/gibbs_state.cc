@@ -107,8 +107,15 @@ double GibbsState::LogLikelihood(double alpha, double beta) const {
     ll += std::lgamma(v_beta) - std::lgamma(static_cast<double>(topic_totals[k]) + v_beta);
   }
   for (TermId t = 0; t < num_terms; ++t) {
-    for (int k : term_topic.nonzero_topics(t)) {
-      ll += std::lgamma(term_topic.count(t, k) + beta) - lg_beta;
+    if (term_topic.has_nonzero_lists()) {
+      for (int k : term_topic.nonzero_topics(t)) {
+        ll += std::lgamma(term_topic.count(t, k) + beta) - lg_beta;
+      }
+    } else {
+      const int32_t* row = term_topic.row(t);
+      for (int k = 0; k < num_topics; ++k) {
+        if (row[k] > 0) ll += std::lgamma(row[k] + beta) - lg_beta;
+      }
     }
   }
   const double k_alpha = num_topics * alpha;
@@ -172,6 +179,7 @@ absl::Status GibbsState::CheckConsistency() const {
                                                 recount->term_topic.count(t, k)));
       }
     }
+    if (!term_topic.has_nonzero_lists()) continue;
     std::vector<bool> listed(num_topics, false);
     for (int k : term_topic.nonzero_topics(t)) {
       if (listed[k] || term_topic.count(t, k) == 0) {

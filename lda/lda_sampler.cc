@@ -47,6 +47,7 @@ LdaModel LdaSampler::Model() const {
       {"num_documents", state_.num_documents()},
       {"num_tokens", state_.num_tokens},
   };
+  if (kind() == "mh") model.metadata["mh_steps"] = options_.mh_steps;
   return model;
 }
 

@@ -3,6 +3,9 @@
 //   "standard"  CollapsedGibbsSampler (lda/collapsed_gibbs_sampler.h):
 //               sequential collapsed Gibbs, SparseLDA buckets; AD-LDA when
 //               run on more than one thread.
+//   "mh"        MetropolisHastingsSampler (lda/metropolis_hastings_sampler.h):
+//               the same posterior reached by O(1) Metropolis-Hastings steps
+//               per token (LightLDA/WarpLDA proposals); AD-LDA on threads.
 //   "batched"   BatchedGibbsSampler (lda/batched_gibbs_sampler.h): every
 //               token resampled against the counts at the start of the
 //               iteration, its own assignment removed (the secure protocol's
@@ -39,14 +42,14 @@ class LdaSampler {
 
   // One sweep: every token of the corpus is resampled once.
   virtual void RunIteration() = 0;
-  // "standard" or "batched".
+  // "standard", "mh" or "batched".
   virtual std::string_view kind() const = 0;
 
   int iterations_done() const { return iterations_done_; }
   // log p(w, z), the collapsed joint (GibbsState), for progress and traces.
   double LogLikelihood() const;
   // Counts, alpha, beta, vocabulary, and metadata: sampler, iterations,
-  // seed, threads, parallel scheme, documents, tokens.
+  // seed, threads, parallel scheme, documents, tokens (and mh_steps for mh).
   LdaModel Model() const;
   // theta_m(k) = (n_m(k) + alpha) / (N_m + K alpha), one row per document.
   std::vector<std::vector<double>> DocumentTopicMixtures() const;
@@ -74,7 +77,7 @@ class LdaSampler {
   std::unique_ptr<ThreadPool> pool_;  // null when single-threaded
 };
 
-// The sampler named `kind` ("standard" or "batched"; InvalidArgument naming
+// The sampler named `kind` ("standard", "mh" or "batched"; InvalidArgument naming
 // `kind` otherwise), started from random topics drawn from options.seed.
 // Errors of the samplers' Create() otherwise.
 absl::StatusOr<std::unique_ptr<LdaSampler>> CreateSampler(std::string_view kind,

@@ -1,10 +1,12 @@
 #include "lda/model_file.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -214,6 +216,39 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
   return buffer.str();
 }
 
+// Every field of the model file but topic_term_counts.
+json ModelFieldsWithoutCounts(const LdaModel& model) {
+  json out = json::object();
+  out["format"] = kModelFormatName;
+  out["version"] = kModelFormatVersion;
+  out["vocabulary"] = model.vocabulary.terms();
+  out["alpha"] = model.alpha;
+  out["beta"] = model.beta;
+  out["num_topics"] = model.num_topics;
+  out["metadata"] = model.metadata.is_null() ? json::object() : model.metadata;
+  return out;
+}
+
+// topic_term_counts as JSON text: K rows of V integers.
+std::string CountsText(const LdaModel& model) {
+  const size_t v = static_cast<size_t>(model.num_terms());
+  std::string text = "[";
+  text.reserve(model.topic_term_counts.size() * 3 + 16);
+  char digits[24];
+  for (int k = 0; k < model.num_topics; ++k) {
+    text += k == 0 ? "[" : ",[";
+    for (size_t t = 0; t < v; ++t) {
+      if (t > 0) text += ',';
+      const auto result =
+          std::to_chars(digits, digits + sizeof(digits), model.topic_term_counts[k * v + t]);
+      text.append(digits, result.ptr);
+    }
+    text += ']';
+  }
+  text += ']';
+  return text;
+}
+
 }  // namespace
 
 nlohmann::json ModelToJson(const LdaModel& model) {
@@ -223,15 +258,8 @@ nlohmann::json ModelToJson(const LdaModel& model) {
     const auto begin = model.topic_term_counts.begin() + static_cast<ptrdiff_t>(k * v);
     rows.push_back(json(std::vector<int64_t>(begin, begin + static_cast<ptrdiff_t>(v))));
   }
-  json out = json::object();
-  out["format"] = kModelFormatName;
-  out["version"] = kModelFormatVersion;
-  out["vocabulary"] = model.vocabulary.terms();
-  out["alpha"] = model.alpha;
-  out["beta"] = model.beta;
-  out["num_topics"] = model.num_topics;
+  json out = ModelFieldsWithoutCounts(model);
   out["topic_term_counts"] = std::move(rows);
-  out["metadata"] = model.metadata.is_null() ? json::object() : model.metadata;
   return out;
 }
 
@@ -262,13 +290,24 @@ absl::StatusOr<LdaModel> ModelFromJson(const nlohmann::json& json) {
 
 absl::Status WriteModelFile(const LdaModel& model, const std::string& path) {
   RETURN_IF_ERROR(model.Validate());
+  // The counts (K x V numbers) are written straight into the text rather
+  // than through a JSON tree of one node per number: the same text as
+  // ModelToJson(model).dump(), in a fraction of the time and memory.
   std::string text;
   try {
-    text = ModelToJson(model).dump() + "\n";
+    json fields = ModelFieldsWithoutCounts(model);
+    fields["topic_term_counts"] = nullptr;
+    text = fields.dump() + "\n";
   } catch (const json::type_error& e) {
     return absl::InvalidArgumentError(
         absl::StrCat("model: cannot write '", path, "': ", e.what()));
   }
+  // Keys are dumped in sorted order, so the top-level placeholder is the
+  // last one: only "version" and the vocabulary's escaped strings follow it.
+  constexpr std::string_view kPlaceholder = "\"topic_term_counts\":null";
+  const size_t at = text.rfind(kPlaceholder);
+  if (at == std::string::npos) return absl::InternalError("model: counts placeholder missing");
+  text.replace(at + kPlaceholder.size() - 4, 4, CountsText(model));
   return WriteFileAtomically(path, text);
 }
 

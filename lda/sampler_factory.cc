@@ -6,6 +6,7 @@
 #include "lda/batched_gibbs_sampler.h"
 #include "lda/collapsed_gibbs_sampler.h"
 #include "lda/lda_sampler.h"
+#include "lda/metropolis_hastings_sampler.h"
 
 namespace pplda::lda {
 
@@ -22,8 +23,13 @@ absl::StatusOr<std::unique_ptr<LdaSampler>> CreateSampler(std::string_view kind,
                      BatchedGibbsSampler::Create(corpus, options));
     return std::unique_ptr<LdaSampler>(std::move(sampler));
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown sampler '", std::string(kind), "'; expected 'standard' or 'batched'"));
+  if (kind == "mh") {
+    ASSIGN_OR_RETURN(std::unique_ptr<MetropolisHastingsSampler> sampler,
+                     MetropolisHastingsSampler::Create(corpus, options));
+    return std::unique_ptr<LdaSampler>(std::move(sampler));
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown sampler '", std::string(kind),
+                                                 "'; expected 'standard', 'mh' or 'batched'"));
 }
 
 }  // namespace pplda::lda

@@ -27,6 +27,11 @@ absl::Status ValidateSamplerOptions(const SamplerOptions& options) {
         "sampler: threads is ", options.threads, "; it must be in [0, ",
         kMaxThreads, "] (0 = all cores)"));
   }
+  if (options.mh_steps < 1 || options.mh_steps > kMaxMetropolisSteps) {
+    return absl::InvalidArgumentError(absl::StrCat("sampler: mh_steps is ", options.mh_steps,
+                                                   "; it must be in [1, ", kMaxMetropolisSteps,
+                                                   "]"));
+  }
   return absl::OkStatus();
 }
 

@@ -1,6 +1,8 @@
 // Parameters of a Gibbs sampler run (standard or batched).
 // Ranges: num_topics in [1, 65535]; alpha, beta finite and > 0; threads in
-// [0, 1024], 0 meaning every core (std::thread::hardware_concurrency()).
+// [0, 1024], 0 meaning every core (std::thread::hardware_concurrency());
+// mh_steps in [1, 64] (Metropolis-Hastings steps per token, "mh" sampler
+// only).
 // Any seed is valid; the same seed, corpus and (for the standard sampler)
 // thread count give the same run.
 #ifndef PPLDA_LDA_SAMPLER_OPTIONS_H_
@@ -18,10 +20,12 @@ struct SamplerOptions {
   double beta = 0.01;  // symmetric topic-term Dirichlet prior
   uint64_t seed = 1;
   int threads = 0;     // 0 = all cores
+  int mh_steps = 2;    // the "mh" sampler's steps per token per iteration
 };
 
 inline constexpr int kMaxTopics = 65535;
 inline constexpr int kMaxThreads = 1024;
+inline constexpr int kMaxMetropolisSteps = 64;
 
 // InvalidArgument naming the first option out of range and its value.
 absl::Status ValidateSamplerOptions(const SamplerOptions& options);

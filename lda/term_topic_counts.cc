@@ -30,6 +30,12 @@ void TermTopicCounts::RemoveFromList(TermId t, int k) {
   }
 }
 
+void TermTopicCounts::DropNonzeroLists() {
+  has_lists_ = false;
+  lists_ = {0};
+  std::fill(list_size_.begin(), list_size_.end(), 0);
+}
+
 void TermTopicCounts::RebuildNonzeroLists(TermId begin, TermId end) {
   for (TermId t = begin; t < end; ++t) {
     const int32_t* counts = row(t);

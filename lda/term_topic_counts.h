@@ -4,7 +4,9 @@
 // that sparse samplers (SparseLDA, Yao, Mimno & McCallum, KDD 2009, sec. 3)
 // visit only those.
 //
-// Invariants: for every term t, nonzero_topics(t) holds each k with
+// Invariants (while has_nonzero_lists(); a sampler that does not read the
+// lists drops them to save their upkeep): for every term t,
+// nonzero_topics(t) holds each k with
 // count(t, k) > 0 exactly once (in no particular order), and no other topic.
 // Counts stay >= 0 and a term's row sums to at most its corpus frequency,
 // which bounds the list's capacity: min(K, frequency(t)). (A table filled
@@ -35,21 +37,26 @@ class TermTopicCounts {
 
   int32_t count(TermId t, int k) const { return counts_[Index(t, k)]; }
   const int32_t* row(TermId t) const { return &counts_[Index(t, 0)]; }
+  bool has_nonzero_lists() const { return has_lists_; }
+  // Requires has_nonzero_lists().
   std::span<const int32_t> nonzero_topics(TermId t) const {
     return {&lists_[list_begin_[t]], static_cast<size_t>(list_size_[t])};
   }
 
   void Increment(TermId t, int k) {
-    if (counts_[Index(t, k)]++ == 0) lists_[list_begin_[t] + list_size_[t]++] = k;
+    if (counts_[Index(t, k)]++ == 0 && has_lists_) lists_[list_begin_[t] + list_size_[t]++] = k;
   }
   // Requires count(t, k) > 0.
   void Decrement(TermId t, int k) {
-    if (--counts_[Index(t, k)] == 0) RemoveFromList(t, k);
+    if (--counts_[Index(t, k)] == 0 && has_lists_) RemoveFromList(t, k);
   }
+  // Frees the non-zero lists and stops keeping them (for good).
+  void DropNonzeroLists();
 
   // Direct row access for bulk updates (AD-LDA merges); call
   // RebuildNonzeroLists over the touched terms afterwards.
   int32_t* mutable_row(TermId t) { return &counts_[Index(t, 0)]; }
+  // Requires has_nonzero_lists().
   void RebuildNonzeroLists(TermId begin, TermId end);
 
  private:
@@ -59,6 +66,7 @@ class TermTopicCounts {
   void RemoveFromList(TermId t, int k);
 
   int num_topics_ = 0;
+  bool has_lists_ = true;
   std::vector<int32_t> counts_;       // V x K, term-major
   std::vector<int32_t> lists_;        // non-zero topics, term t at list_begin_[t]
   std::vector<int64_t> list_begin_;   // V

@@ -7,10 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "lda/batched_gibbs_sampler.h"
 #include "lda/collapsed_gibbs_sampler.h"
 #include "lda/lda_sampler.h"
+#include "lda/metropolis_hastings_sampler.h"
 #include "tests/lda/model_test_util.h"
 
 namespace pplda::lda {
@@ -69,7 +71,7 @@ TEST(CreateSamplerTest, UnknownKindIsNamed) {
 }
 
 TEST(CreateSamplerTest, BadCorporaAreRejected) {
-  for (const std::string kind : {"standard", "batched"}) {
+  for (const std::string kind : {"standard", "mh", "batched"}) {
     Corpus empty;
     ExpectError(Make(kind, empty, Options(2, 1)).status(), absl::StatusCode::kInvalidArgument,
                 "vocabulary is empty");
@@ -133,14 +135,15 @@ TEST_P(SamplerInvariantTest, CountsStayConsistentWithAssignments) {
   EXPECT_EQ(m.metadata["seed"], 7);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    KindsThreadsTopics, SamplerInvariantTest,
-    ::testing::Combine(::testing::Values("standard", "batched"), ::testing::Values(1, 2, 3),
-                       ::testing::Values(1, 2, 7, 64)),
-    [](const auto& info) {
-      return std::get<0>(info.param) + "_threads" + std::to_string(std::get<1>(info.param)) +
-             "_k" + std::to_string(std::get<2>(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(KindsThreadsTopics, SamplerInvariantTest,
+                         ::testing::Combine(::testing::Values("standard", "mh", "batched"),
+                                            ::testing::Values(1, 2, 3),
+                                            ::testing::Values(1, 2, 7, 64)),
+                         [](const auto& info) {
+                           return std::get<0>(info.param) + "_threads" +
+                                  std::to_string(std::get<1>(info.param)) + "_k" +
+                                  std::to_string(std::get<2>(info.param));
+                         });
 
 std::vector<std::vector<int>> RunAndGet(const std::string& kind, const Corpus& c, int threads,
                                         uint64_t seed, int iterations) {
@@ -152,7 +155,7 @@ std::vector<std::vector<int>> RunAndGet(const std::string& kind, const Corpus& c
 
 TEST(SamplerDeterminismTest, SameSeedAndThreadsGiveTheSameRun) {
   const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 4).corpus;
-  for (const std::string kind : {"standard", "batched"}) {
+  for (const std::string kind : {"standard", "mh", "batched"}) {
     for (int threads : {1, 2}) {
       const auto first = RunAndGet(kind, c, threads, 11, 5);
       EXPECT_EQ(first, RunAndGet(kind, c, threads, 11, 5)) << kind << threads;
@@ -186,6 +189,53 @@ TEST(SamplerDeterminismTest, StandardSamplerMovesTokens) {
   const auto start = GibbsState::RandomTopics(c, 6, 11);
   EXPECT_NE(start, RunAndGet("standard", c, 1, 11, 1));
   EXPECT_NE(start, RunAndGet("batched", c, 1, 11, 1));
+  EXPECT_NE(start, RunAndGet("mh", c, 1, 11, 1));
+}
+
+TEST(MetropolisHastingsSamplerTest, StepsOutOfRangeAreRefused) {
+  SamplerOptions o = Options(3, 1);
+  for (int steps : {0, -1, kMaxMetropolisSteps + 1}) {
+    o.mh_steps = steps;
+    ExpectError(Make("mh", TinyCorpus(), o).status(), absl::StatusCode::kInvalidArgument,
+                absl::StrCat("mh_steps is ", steps));
+  }
+  o.mh_steps = kMaxMetropolisSteps;
+  auto s = Make("mh", TinyCorpus(), o);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ((*s)->kind(), "mh");
+  EXPECT_EQ((*s)->Model().metadata["mh_steps"], kMaxMetropolisSteps);
+}
+
+// The term-major occurrence arrays, every block's copies of them and of the
+// counts follow z through iterations, for several thread counts and steps.
+TEST(MetropolisHastingsSamplerTest, OccurrencesAndBlockCopiesFollowTheAssignments) {
+  const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 8).corpus;
+  for (int threads : {1, 2, 3}) {
+    for (int steps : {1, 2, 5}) {
+      SamplerOptions o = Options(6, threads);
+      o.mh_steps = steps;
+      auto s = MetropolisHastingsSampler::Create(c, o);
+      ASSERT_TRUE(s.ok());
+      ASSERT_TRUE((*s)->CheckConsistency().ok()) << (*s)->CheckConsistency();
+      const auto start = (*s)->assignments();
+      for (int it = 0; it < 4; ++it) {
+        (*s)->RunIteration();
+        ASSERT_TRUE((*s)->CheckConsistency().ok())
+            << (*s)->CheckConsistency() << " threads " << threads << " steps " << steps;
+      }
+      EXPECT_NE((*s)->assignments(), start);
+    }
+  }
+}
+
+TEST(MetropolisHastingsSamplerTest, InitialTopicsAreUsed) {
+  const Corpus c = MakeCorpus({"a b a", "b c"});
+  ExpectError(MetropolisHastingsSampler::Create(c, Options(2, 1), {{0, 1, 0}, {1, 2}}).status(),
+              absl::StatusCode::kInvalidArgument, "position 1 has topic 2");
+  auto s = MetropolisHastingsSampler::Create(c, Options(2, 1), {{0, 1, 0}, {1, 1}});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ((*s)->Model().topic_term_counts, (std::vector<int64_t>{2, 0, 0, 0, 2, 1}));
+  EXPECT_TRUE((*s)->CheckConsistency().ok());
 }
 
 // Dense counts of `z` computed independently of GibbsState.

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
@@ -144,6 +145,26 @@ TEST(ModelFileTest, FileRoundTripKeepsEverything) {
   EXPECT_EQ(back->beta, 1.0);
   EXPECT_EQ(back->topic_term_counts, m.topic_term_counts);
   EXPECT_EQ(back->metadata, m.metadata);
+  std::filesystem::remove(path);
+}
+
+// The file writer streams the counts into the text; what it writes is
+// exactly ModelToJson's dump, also when the metadata and the vocabulary
+// hold the counts' key.
+TEST(ModelFileTest, FileTextIsTheJsonDumpEvenWithTheCountsKeyElsewhere) {
+  const std::string path = TempPath("streamed.json");
+  LdaModel m = SmallModel();
+  m.vocabulary = *Vocabulary::FromTerms({"topic_term_counts", "b\"x", "null"});
+  m.topic_term_counts = {3, 1, 0, 0, 1234567890123, 6};
+  m.metadata["topic_term_counts"] = nullptr;
+  m.metadata["nested"] = {{"topic_term_counts", nullptr}};
+  ASSERT_TRUE(WriteModelFile(m, path).ok());
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, ModelToJson(m).dump() + "\n");
+  absl::StatusOr<LdaModel> back = ReadModelFile(path);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->topic_term_counts, m.topic_term_counts);
   std::filesystem::remove(path);
 }
 

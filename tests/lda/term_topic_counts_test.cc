@@ -46,5 +46,22 @@ TEST(TermTopicCountsTest, RebuildAfterDirectRowWrites) {
   EXPECT_EQ(c.count(1, 0), 3);
 }
 
+TEST(TermTopicCountsTest, CountsWithoutListsStillCount) {
+  TermTopicCounts c(3, {4, 4});
+  c.Increment(0, 1);
+  EXPECT_TRUE(c.has_nonzero_lists());
+  c.DropNonzeroLists();
+  EXPECT_FALSE(c.has_nonzero_lists());
+  c.Increment(0, 1);
+  c.Increment(1, 2);
+  c.Decrement(0, 1);
+  c.Decrement(0, 1);
+  EXPECT_EQ(c.count(0, 1), 0);
+  EXPECT_EQ(c.count(1, 2), 1);
+  const TermTopicCounts copy = c;
+  EXPECT_FALSE(copy.has_nonzero_lists());
+  EXPECT_EQ(copy.count(1, 2), 1);
+}
+
 }  // namespace
 }  // namespace pplda::lda

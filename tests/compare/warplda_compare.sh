@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# pplda's plaintext samplers side by side with WarpLDA (Chen et al., VLDB
+# 2016; github.com/thu-ml/warplda), the fastest public CPU sampler, on real
+# corpora (issue 25). Not part of the default test run.
+#
+# WarpLDA is built from its source in a scratch folder (out/warplda-compare/,
+# never committed), against Debian's gflags and libnuma. The source comes from
+# WARPLDA_SRC (a checkout, or a bare git directory such as a fetched mirror),
+# or else is cloned from GitHub (needs network access to github.com). Pinned
+# to WARPLDA_COMMIT.
+#
+# Both systems get the same prepared corpus (pplda's defaults, every 10th
+# document held out), K topics, alpha = 0.1 per topic (WarpLDA's --alpha is
+# the sum, 0.1 K), beta = 0.01, ITERATIONS iterations, THREADS threads (OpenMP
+# for WarpLDA). The time is the whole training process: pplda `train
+# --no-evaluate` (reads the prepared folder, trains, writes the model JSON),
+# WarpLDA `warplda` (reads its binary corpus, trains, writes its model; its
+# optional topic-assignment and top-word dumps are switched off). Each model
+# is scored by pplda's own evaluator (held-out perplexity by document
+# completion with seed 1, UMass coherence over the top 10 words). REPEATS
+# runs of each; the table gives the median time and the perplexity of the
+# run with the median time.
+#
+# Usage: tests/compare/warplda_compare.sh [--corpus brown|sotu|both] [--topics "20 200"]
+#        [--samplers "standard"] [--iterations 200] [--threads 2] [--repeats 3]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+corpora="brown sotu"
+topics="20 200"
+samplers="standard"
+iterations=200
+threads=2
+repeats=3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --corpus) corpora=$2; [ "$corpora" = both ] && corpora="brown sotu"; shift 2 ;;
+    --topics) topics=$2; shift 2 ;;
+    --samplers) samplers=$2; shift 2 ;;
+    --iterations) iterations=$2; shift 2 ;;
+    --threads) threads=$2; shift 2 ;;
+    --repeats) repeats=$2; shift 2 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    *) echo "warplda_compare: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+data=${PPLDA_DATA:-$root/../shared/data}
+scratch=$root/out/warplda-compare
+commit=${WARPLDA_COMMIT:-c97265d}
+
+./deploy/build.sh >/dev/null
+pplda=$root/build/cli/pplda
+
+need=()
+for p in libgflags-dev libnuma-dev cmake g++ git python3; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# --- WarpLDA, built once in the scratch folder -------------------------------
+warp_src=$scratch/warplda-src
+warp=$scratch/warplda-build/src
+if [ ! -x "$warp/warplda" ]; then
+  rm -rf "$warp_src" "$scratch/warplda-build" && mkdir -p "$warp_src"
+  src=${WARPLDA_SRC:-}
+  if [ -z "$src" ]; then
+    git clone -q https://github.com/thu-ml/warplda "$scratch/warplda-clone"
+    src=$scratch/warplda-clone
+  fi
+  if [ -d "$src/.git" ]; then src=$src/.git; fi
+  git --git-dir="$src" archive "$commit" | tar -x -C "$warp_src"
+  # Debian's gflags instead of the bundled download (get_gflags.sh).
+  sed -i 's/^add_subdirectory(gflags)$//' "$warp_src/CMakeLists.txt"
+  # Its sources predate GCC 12, which no longer includes <stdexcept> transitively.
+  cmake -S "$warp_src" -B "$scratch/warplda-build" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS="-include stdexcept" >/dev/null
+  cmake --build "$scratch/warplda-build" -j "$threads" --target warplda format >/dev/null
+fi
+
+now() { python3 -c 'import time; print(time.time())'; }
+median() { python3 -c 'import sys; v=sorted(float(x) for x in sys.argv[1:]); print(v[len(v)//2])' "$@"; }
+evaluate() {  # evaluate MODEL PREPARED -> "perplexity umass"
+  "$pplda" --quiet evaluate --model "$1" --input "$2" --json --seed 1 | python3 -c \
+    "import json,sys; j=json.load(sys.stdin); print('%.1f %.3f' % (j['held_out_perplexity'], j['umass_coherence_top10']))"
+}
+
+prepare() {  # prepare NAME -> prepared folder and WarpLDA's binary corpus
+  local name=$1 dir=$scratch/$1
+  if [ ! -f "$dir/prepared/train.txt" ]; then
+    rm -rf "$dir" && mkdir -p "$dir"
+    case "$name" in
+      brown) "$pplda" --quiet prepare --input "$data/brown" --out "$dir/prepared" ;;
+      sotu) "$pplda" --quiet prepare --input "$data/sotu" --split sentences --out "$dir/prepared" ;;
+      *) echo "warplda_compare: unknown corpus $name" >&2; exit 2 ;;
+    esac
+    # WarpLDA reads Yahoo! LDA's text format: "id id word word ...". Words are
+    # written as t<term id> and mapped back through WarpLDA's vocabulary.
+    python3 - "$dir/prepared/train.txt" "$dir/train.yahoo" <<'EOF'
+import sys
+with open(sys.argv[1], encoding="utf-8") as f, open(sys.argv[2], "w") as out:
+    for m, line in enumerate(f):
+        _, _, ids = line.rstrip("\n").partition("\t")
+        out.write("d%d d%d %s\n" % (m, m, " ".join("t" + t for t in ids.split())))
+EOF
+    (cd "$dir" && "$warp/format" -input train.yahoo -prefix train >/dev/null)
+  fi
+}
+
+warp_to_json() {  # warp_to_json WARP_MODEL WARP_VOCAB PREPARED OUT K
+  python3 - "$@" <<'EOF'
+import json, sys
+model_path, vocab_path, prepared, out, k = sys.argv[1:6]
+k = int(k)
+with open(prepared + "/vocabulary.txt", encoding="utf-8") as f:
+    vocab = [line.rstrip("\n") for line in f]
+with open(vocab_path) as f:
+    warp_terms = [int(line.split()[0][1:]) for line in f if line.strip()]
+counts = [[0] * len(vocab) for _ in range(k)]
+with open(model_path) as f:
+    f.readline()
+    for v, line in enumerate(f):
+        for entry in line.split("\t", 1)[1].split():
+            topic, c = entry.split(":")
+            counts[int(topic)][warp_terms[v]] += int(c)
+json.dump({"format": "pplda-model", "version": 1, "vocabulary": vocab, "alpha": 0.1,
+           "beta": 0.01, "num_topics": k, "topic_term_counts": counts,
+           "metadata": {"training": {"mode": "external", "library": "WarpLDA"}}},
+          open(out, "w"))
+EOF
+}
+
+table=$scratch/table.md
+printf '| corpus | K | system | wall s (median of %s) | x WarpLDA | held-out perplexity | UMass |\n' \
+  "$repeats" | tee "$table"
+printf '| --- | ---: | --- | ---: | ---: | ---: | ---: |\n' | tee -a "$table"
+for corpus in $corpora; do
+  prepare "$corpus"
+  dir=$scratch/$corpus
+  for k in $topics; do
+    alpha_sum=$(python3 -c "print(0.1 * $k)")
+    warp_times=()
+    for r in $(seq "$repeats"); do
+      start=$(now)
+      (cd "$dir" && OMP_NUM_THREADS=$threads "$warp/warplda" --prefix train --k "$k" \
+        --alpha "$alpha_sum" --beta 0.01 --niter "$iterations" --dumpz=false --writeinfo=false \
+        --model "warp-k$k-r$r.model" >"warp-k$k-r$r.log")
+      warp_times+=("$(python3 -c "print($(now) - $start)")")
+    done
+    warp_median=$(median "${warp_times[@]}")
+    r_med=1; for r in $(seq "$repeats"); do [ "${warp_times[$((r-1))]}" = "$warp_median" ] && r_med=$r; done
+    warp_to_json "$dir/warp-k$k-r$r_med.model" "$dir/train.vocab" "$dir/prepared" "$dir/warp-k$k.json" "$k"
+    read -r ppl coh < <(evaluate "$dir/warp-k$k.json" "$dir/prepared")
+    printf '| %s | %s | WarpLDA (MH 1, %s it., %s threads) | %.2f | 1.00 | %s | %s |\n' \
+      "$corpus" "$k" "$iterations" "$threads" "$warp_median" "$ppl" "$coh" | tee -a "$table"
+    for sampler in $samplers; do
+      times=()
+      for r in $(seq "$repeats"); do
+        start=$(now)
+        "$pplda" --quiet train --input "$dir/prepared" --sampler "$sampler" --topics "$k" \
+          --alpha 0.1 --beta 0.01 --iterations "$iterations" --threads "$threads" --seed "$r" \
+          --no-evaluate --out "$dir/pplda-$sampler-k$k-r$r.json" >/dev/null
+        times+=("$(python3 -c "print($(now) - $start)")")
+      done
+      med=$(median "${times[@]}")
+      r_med=1; for r in $(seq "$repeats"); do [ "${times[$((r-1))]}" = "$med" ] && r_med=$r; done
+      read -r ppl coh < <(evaluate "$dir/pplda-$sampler-k$k-r$r_med.json" "$dir/prepared")
+      ratio=$(python3 -c "print('%.2f' % ($med / $warp_median))")
+      printf '| %s | %s | pplda %s (%s it., %s threads) | %.2f | %s | %s | %s |\n' \
+        "$corpus" "$k" "$sampler" "$iterations" "$threads" "$med" "$ratio" "$ppl" "$coh" | tee -a "$table"
+    done
+  done
+done
+echo "table: $table"
