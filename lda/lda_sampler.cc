@@ -28,10 +28,12 @@ absl::StatusOr<GibbsState> LdaSampler::InitialState(
 }
 
 double LdaSampler::LogLikelihood() const {
+  SyncState();
   return state_.LogLikelihood(options_.alpha, options_.beta);
 }
 
 LdaModel LdaSampler::Model() const {
+  SyncState();
   LdaModel model;
   model.vocabulary = vocabulary_;
   model.num_topics = options_.num_topics;
@@ -47,11 +49,12 @@ LdaModel LdaSampler::Model() const {
       {"num_documents", state_.num_documents()},
       {"num_tokens", state_.num_tokens},
   };
-  if (kind() == "mh") model.metadata["mh_steps"] = options_.mh_steps;
+  if (kind() == "mh" || kind() == "warp") model.metadata["mh_steps"] = options_.mh_steps;
   return model;
 }
 
 std::vector<std::vector<double>> LdaSampler::DocumentTopicMixtures() const {
+  SyncState();
   return state_.DocumentTopicMixtures(options_.alpha);
 }
 

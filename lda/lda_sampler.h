@@ -53,11 +53,17 @@ class LdaSampler {
   LdaModel Model() const;
   // theta_m(k) = (n_m(k) + alpha) / (N_m + K alpha), one row per document.
   std::vector<std::vector<double>> DocumentTopicMixtures() const;
-  const std::vector<std::vector<int>>& assignments() const { return state_.z; }
+  const std::vector<std::vector<int>>& assignments() const {
+    SyncState();
+    return state_.z;
+  }
   const SamplerOptions& options() const { return options_; }
   // The resolved thread count (options().threads, 0 replaced by the cores).
   int num_threads() const { return num_threads_; }
-  const GibbsState& state() const { return state_; }
+  const GibbsState& state() const {
+    SyncState();
+    return state_;
+  }
 
  protected:
   LdaSampler(const Corpus& corpus, const SamplerOptions& options, GibbsState state);
@@ -68,11 +74,15 @@ class LdaSampler {
       const std::vector<std::vector<int>>* initial_topics);
   // How the sampler uses threads, for the model's metadata.
   virtual std::string_view parallel_scheme() const = 0;
+  // A sampler that keeps the assignments in its own layout between
+  // iterations brings state_ up to date here (every accessor above calls it
+  // first); the others keep state_ current and need not override it.
+  virtual void SyncState() const {}
 
   SamplerOptions options_;
   int num_threads_;
   Vocabulary vocabulary_;
-  GibbsState state_;
+  mutable GibbsState state_;  // see SyncState()
   int iterations_done_ = 0;
   std::unique_ptr<ThreadPool> pool_;  // null when single-threaded
 };

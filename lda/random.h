@@ -32,6 +32,7 @@ inline constexpr uint64_t kStandardStreams = 2ULL << 56;  // (sampler, partition
 inline constexpr uint64_t kBatchedStreams = 3ULL << 56;   // (iteration, document)
 inline constexpr uint64_t kFoldInStreams = 4ULL << 56;    // (fold-in, document)
 inline constexpr uint64_t kMetropolisStreams = 5ULL << 56;  // (sampler, partition)
+inline constexpr uint64_t kWarpStreams = 6ULL << 56;        // (sampler, phase block)
 
 class Rng {
  public:

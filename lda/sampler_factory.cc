@@ -7,6 +7,7 @@
 #include "lda/collapsed_gibbs_sampler.h"
 #include "lda/lda_sampler.h"
 #include "lda/metropolis_hastings_sampler.h"
+#include "lda/warp_sampler.h"
 
 namespace pplda::lda {
 
@@ -28,8 +29,12 @@ absl::StatusOr<std::unique_ptr<LdaSampler>> CreateSampler(std::string_view kind,
                      MetropolisHastingsSampler::Create(corpus, options));
     return std::unique_ptr<LdaSampler>(std::move(sampler));
   }
-  return absl::InvalidArgumentError(absl::StrCat("unknown sampler '", std::string(kind),
-                                                 "'; expected 'standard', 'mh' or 'batched'"));
+  if (kind == "warp") {
+    ASSIGN_OR_RETURN(std::unique_ptr<WarpSampler> sampler, WarpSampler::Create(corpus, options));
+    return std::unique_ptr<LdaSampler>(std::move(sampler));
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown sampler '", std::string(kind), "'; expected 'standard', 'mh', 'warp' or 'batched'"));
 }
 
 }  // namespace pplda::lda

@@ -83,7 +83,8 @@ TEST_F(CoordinatorRestartTest, AKilledCoordinatorResumesAndPublishesTheSameModel
 
   std::mt19937_64 rng(20261125);
   int resumed = 0, started_over = 0;
-  for (int trial = 0; trial < 20; ++trial) {
+  const int trials = KillTrials();
+  for (int trial = 0; trial < trials; ++trial) {
     SCOPED_TRACE(absl::StrCat("trial ", trial));
     absl::StatusOr<std::string> run_id = Start();
     ASSERT_TRUE(run_id.ok()) << run_id.status();

@@ -33,6 +33,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -71,6 +72,17 @@ inline const std::string kPplda = PPLDA_BINARY;
 inline const std::string kPartyBinary = PPLDA_PARTY_BINARY;
 inline const std::string kCoordinatorBinary = PPLDA_COORDINATOR_BINARY;
 inline const std::filesystem::path kRepoRoot = PPLDA_REPO_ROOT;
+
+// How many SIGKILL trials the restart tests make: 20 (issue 22's proof), or
+// PPLDA_KILL_TRIALS in [1, 100] when set (deploy/sanitize.sh sets 3: under
+// AddressSanitizer 20 trials with real daemons outlast the test timeout,
+// and 3 still take every restart path).
+inline int KillTrials() {
+  const char* text = std::getenv("PPLDA_KILL_TRIALS");
+  if (text == nullptr) return 20;
+  const int trials = std::atoi(text);
+  return trials >= 1 && trials <= 100 ? trials : 20;
+}
 
 namespace internal {
 

@@ -40,7 +40,6 @@ using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 
 constexpr int kIterations = 4;
-constexpr int kTrials = 20;
 
 class PartyRestartTest : public ConsortiumTest {
  protected:
@@ -140,7 +139,8 @@ TEST_F(PartyRestartTest, AKilledPartyRestartsAndTheRunPublishesTheSameModel) {
 
   std::mt19937_64 rng(20261126);
   int resumed = 0, started_over = 0, seen_waiting = 0;
-  for (int trial = 0; trial < kTrials; ++trial) {
+  const int trials = KillTrials();
+  for (int trial = 0; trial < trials; ++trial) {
     const int victim = trial % LocalConsortium::kParties;
     const std::string name = LocalConsortium::kPartyNames[victim];
     SCOPED_TRACE(absl::StrCat("trial ", trial, ": party ", name));
@@ -193,7 +193,7 @@ TEST_F(PartyRestartTest, AKilledPartyRestartsAndTheRunPublishesTheSameModel) {
     std::printf("trial %d: %s killed after %.2f s of a %.2f s run; %s\n", trial, name.c_str(),
                 delay, run_seconds, what.c_str());
   }
-  EXPECT_GT(resumed + started_over, kTrials / 2)
+  EXPECT_GT(resumed + started_over, trials / 2)
       << "too few trials resumed or started over a run: the kills missed the run";
   EXPECT_GT(seen_waiting, 0);
 }

@@ -13,6 +13,7 @@
 #include "lda/collapsed_gibbs_sampler.h"
 #include "lda/lda_sampler.h"
 #include "lda/metropolis_hastings_sampler.h"
+#include "lda/warp_sampler.h"
 #include "tests/lda/model_test_util.h"
 
 namespace pplda::lda {
@@ -71,7 +72,7 @@ TEST(CreateSamplerTest, UnknownKindIsNamed) {
 }
 
 TEST(CreateSamplerTest, BadCorporaAreRejected) {
-  for (const std::string kind : {"standard", "mh", "batched"}) {
+  for (const std::string kind : {"standard", "mh", "warp", "batched"}) {
     Corpus empty;
     ExpectError(Make(kind, empty, Options(2, 1)).status(), absl::StatusCode::kInvalidArgument,
                 "vocabulary is empty");
@@ -155,7 +156,7 @@ std::vector<std::vector<int>> RunAndGet(const std::string& kind, const Corpus& c
 
 TEST(SamplerDeterminismTest, SameSeedAndThreadsGiveTheSameRun) {
   const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 4).corpus;
-  for (const std::string kind : {"standard", "mh", "batched"}) {
+  for (const std::string kind : {"standard", "mh", "warp", "batched"}) {
     for (int threads : {1, 2}) {
       const auto first = RunAndGet(kind, c, threads, 11, 5);
       EXPECT_EQ(first, RunAndGet(kind, c, threads, 11, 5)) << kind << threads;
@@ -190,6 +191,54 @@ TEST(SamplerDeterminismTest, StandardSamplerMovesTokens) {
   EXPECT_NE(start, RunAndGet("standard", c, 1, 11, 1));
   EXPECT_NE(start, RunAndGet("batched", c, 1, 11, 1));
   EXPECT_NE(start, RunAndGet("mh", c, 1, 11, 1));
+  EXPECT_NE(start, RunAndGet("warp", c, 1, 11, 1));
+}
+
+TEST(WarpSamplerTest, StepsOutOfItsRangeAreRefused) {
+  SamplerOptions o = Options(3, 1);
+  for (int steps : {1, kMaxWarpSteps + 1}) {
+    o.mh_steps = steps;
+    ExpectError(Make("warp", TinyCorpus(), o).status(), absl::StatusCode::kInvalidArgument,
+                absl::StrCat("mh_steps is ", steps));
+  }
+  o.mh_steps = kMaxWarpSteps;
+  auto s = Make("warp", TinyCorpus(), o);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ((*s)->Model().metadata["mh_steps"], kMaxWarpSteps);
+}
+
+// The records are the only copy of the assignments between iterations; the
+// GibbsState every accessor returns is rebuilt from them and must equal the
+// counts of z, on every thread count and number of steps.
+TEST(WarpSamplerTest, TheStateRebuiltFromTheRecordsIsConsistent) {
+  const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 9).corpus;
+  for (int threads : {1, 2, 3}) {
+    for (int steps : {2, 5}) {
+      SamplerOptions o = Options(6, threads);
+      o.mh_steps = steps;
+      auto s = WarpSampler::Create(c, o);
+      ASSERT_TRUE(s.ok()) << s.status();
+      const auto start = (*s)->assignments();
+      for (int it = 0; it < 4; ++it) {
+        (*s)->RunIteration();
+        ASSERT_TRUE((*s)->state().CheckConsistency().ok())
+            << (*s)->state().CheckConsistency() << " threads " << threads << " steps " << steps;
+      }
+      EXPECT_NE((*s)->assignments(), start);
+      int64_t total = 0;
+      for (int64_t x : (*s)->Model().topic_term_counts) total += x;
+      EXPECT_EQ(total, c.num_tokens());
+    }
+  }
+}
+
+TEST(WarpSamplerTest, InitialTopicsAreUsed) {
+  const Corpus c = MakeCorpus({"a b a", "b c"});
+  auto s = WarpSampler::Create(c, Options(2, 1), {{0, 1, 0}, {1, 1}});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ((*s)->Model().topic_term_counts, (std::vector<int64_t>{2, 0, 0, 0, 2, 1}));
+  ExpectError(WarpSampler::Create(c, Options(2, 1), {{0, 1, 0}, {1, 2}}).status(),
+              absl::StatusCode::kInvalidArgument, "position 1 has topic 2");
 }
 
 TEST(MetropolisHastingsSamplerTest, StepsOutOfRangeAreRefused) {
