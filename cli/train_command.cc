@@ -275,11 +275,13 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
       ->check(NumberIn<int>(1, 10000000));
   flags->sampler_option =
       app->add_option("--sampler", flags->sampler_kind,
-                      "standard (collapsed Gibbs, SparseLDA buckets), mh (collapsed Gibbs by "
-                      "Metropolis-Hastings steps, cost per token independent of K) or batched (the "
-                      "secure protocol's twin)")
+                      "standard (collapsed Gibbs, SparseLDA buckets; the exact reference), mh "
+                      "(collapsed Gibbs by Metropolis-Hastings steps, cost per token independent "
+                      "of K), warp (WarpLDA's cache-efficient MH layout, approximate), auto (warp "
+                      "for K >= 100 and documents of >= 100 tokens on average, else standard) or "
+                      "batched (the secure protocol's twin)")
           ->capture_default_str()
-          ->check(CLI::IsMember({"standard", "mh", "warp", "batched"}));
+          ->check(CLI::IsMember({"auto", "standard", "mh", "warp", "batched"}));
   app->add_option("--alpha", flags->sampler.alpha, "Document-topic Dirichlet prior")
       ->capture_default_str()
       ->check(NumberIn<double>(kMinPrior, kMaxPrior));

@@ -39,6 +39,7 @@ class SparseSweep {
     for (int k = 0; k < k_; ++k) {
       x_.denom_inv[k] = 1.0 / (static_cast<double>(totals_[k]) + v_beta_);
       x_.coef[k] = alpha_ * x_.denom_inv[k];
+      s_ += alpha_beta_ * x_.denom_inv[k];
     }
   }
 
@@ -46,7 +47,7 @@ class SparseSweep {
   // changed to `moves` when it is not null.
   void Document(const std::vector<TermId>& tokens, std::vector<int>& z, int32_t* ndk,
                 Rng& rng, std::vector<TopicMove>* moves) {
-    BeginDocument(ndk);
+    BeginDocument(z, ndk);
     for (size_t i = 0; i < tokens.size(); ++i) {
       const TermId t = tokens[i];
       const int old_k = z[i];
@@ -60,18 +61,24 @@ class SparseSweep {
   }
 
  private:
-  void BeginDocument(const int32_t* ndk) {
-    s_ = 0;
+  // The document's topics come from its tokens' assignments, not a scan of
+  // all K topics: O(document length), which matters for short documents
+  // and large K. They are listed in increasing order, as a scan would. s_
+  // is not recomputed: Move keeps it current from the sweep's start.
+  void BeginDocument(const std::vector<int>& z, const int32_t* ndk) {
     r_ = 0;
     num_doc_topics_ = 0;
-    for (int k = 0; k < k_; ++k) {
-      s_ += alpha_beta_ * x_.denom_inv[k];
-      if (ndk[k] > 0) {
-        x_.doc_pos[k] = num_doc_topics_;
-        x_.doc_topics[num_doc_topics_++] = k;
-        r_ += ndk[k] * beta_ * x_.denom_inv[k];
-        x_.coef[k] = (ndk[k] + alpha_) * x_.denom_inv[k];
-      }
+    for (const int k : z) {
+      if (x_.doc_pos[k] >= 0) continue;
+      x_.doc_pos[k] = 0;
+      x_.doc_topics[num_doc_topics_++] = k;
+    }
+    std::sort(x_.doc_topics.begin(), x_.doc_topics.begin() + num_doc_topics_);
+    for (int32_t j = 0; j < num_doc_topics_; ++j) {
+      const int k = x_.doc_topics[j];
+      x_.doc_pos[k] = j;
+      r_ += ndk[k] * beta_ * x_.denom_inv[k];
+      x_.coef[k] = (ndk[k] + alpha_) * x_.denom_inv[k];
     }
   }
 

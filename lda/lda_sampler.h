@@ -6,6 +6,8 @@
 //   "mh"        MetropolisHastingsSampler (lda/metropolis_hastings_sampler.h):
 //               the same posterior reached by O(1) Metropolis-Hastings steps
 //               per token (LightLDA/WarpLDA proposals); AD-LDA on threads.
+//   "warp"      WarpSampler (lda/warp_sampler.h): WarpLDA's two-phase layout,
+//               no V x K or D x K table touched per token; approximate.
 //   "batched"   BatchedGibbsSampler (lda/batched_gibbs_sampler.h): every
 //               token resampled against the counts at the start of the
 //               iteration, its own assignment removed (the secure protocol's
@@ -87,12 +89,21 @@ class LdaSampler {
   std::unique_ptr<ThreadPool> pool_;  // null when single-threaded
 };
 
-// The sampler named `kind` ("standard", "mh" or "batched"; InvalidArgument naming
+// The sampler named `kind` ("auto", "standard", "mh", "warp" or "batched"; "auto" is
+// AutoSamplerKind's choice; InvalidArgument naming
 // `kind` otherwise), started from random topics drawn from options.seed.
 // Errors of the samplers' Create() otherwise.
 absl::StatusOr<std::unique_ptr<LdaSampler>> CreateSampler(std::string_view kind,
                                                           const Corpus& corpus,
                                                           const SamplerOptions& options);
+
+// "warp" when K >= kAutoWarpMinTopics and documents hold on average at least
+// kAutoWarpMinDocumentLength tokens (where SparseLDA's per-token cost, which
+// grows with min(K, document length), exceeds the warp sampler's), else
+// "standard".
+inline constexpr int kAutoWarpMinTopics = 100;
+inline constexpr double kAutoWarpMinDocumentLength = 100;
+std::string_view AutoSamplerKind(const Corpus& corpus, const SamplerOptions& options);
 
 }  // namespace pplda::lda
 

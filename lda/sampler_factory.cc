@@ -11,9 +11,25 @@
 
 namespace pplda::lda {
 
+std::string_view AutoSamplerKind(const Corpus& corpus, const SamplerOptions& options) {
+  // SparseLDA's cost per token grows with the topics present in the token's
+  // document and term, at most min(K, document length); the warp sampler's
+  // does not grow with K. The thresholds are where the warp sampler (8 steps)
+  // was measured faster on Brown at the same held-out perplexity
+  // (docs/performance.md, "Plaintext sampler against WarpLDA").
+  const double mean_length =
+      corpus.documents.empty()
+          ? 0.0
+          : static_cast<double>(corpus.num_tokens()) / static_cast<double>(corpus.documents.size());
+  return options.num_topics >= kAutoWarpMinTopics && mean_length >= kAutoWarpMinDocumentLength
+             ? "warp"
+             : "standard";
+}
+
 absl::StatusOr<std::unique_ptr<LdaSampler>> CreateSampler(std::string_view kind,
                                                           const Corpus& corpus,
                                                           const SamplerOptions& options) {
+  if (kind == "auto") kind = AutoSamplerKind(corpus, options);
   if (kind == "standard") {
     ASSIGN_OR_RETURN(std::unique_ptr<CollapsedGibbsSampler> sampler,
                      CollapsedGibbsSampler::Create(corpus, options));
@@ -33,8 +49,9 @@ absl::StatusOr<std::unique_ptr<LdaSampler>> CreateSampler(std::string_view kind,
     ASSIGN_OR_RETURN(std::unique_ptr<WarpSampler> sampler, WarpSampler::Create(corpus, options));
     return std::unique_ptr<LdaSampler>(std::move(sampler));
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown sampler '", std::string(kind), "'; expected 'standard', 'mh', 'warp' or 'batched'"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown sampler '", std::string(kind),
+                   "'; expected 'auto', 'standard', 'mh', 'warp' or 'batched'"));
 }
 
 }  // namespace pplda::lda

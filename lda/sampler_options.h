@@ -20,7 +20,7 @@ struct SamplerOptions {
   double beta = 0.01;  // symmetric topic-term Dirichlet prior
   uint64_t seed = 1;
   int threads = 0;     // 0 = all cores
-  int mh_steps = 2;    // the "mh" sampler's steps per token per iteration
+  int mh_steps = 8;    // "mh" and "warp": MH steps per token per iteration
 };
 
 inline constexpr int kMaxTopics = 65535;

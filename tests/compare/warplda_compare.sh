@@ -18,17 +18,21 @@
 # optional topic-assignment and top-word dumps are switched off). Each model
 # is scored by pplda's own evaluator (held-out perplexity by document
 # completion with seed 1, UMass coherence over the top 10 words). REPEATS
-# runs of each; the table gives the median time and the perplexity of the
-# run with the median time.
+# runs of each (pplda with seeds 1..REPEATS); the table gives the median
+# time and the mean perplexity and coherence over the runs.
+#
+# Samplers are pplda sampler names, with ":STEPS" for the Metropolis-Hastings
+# steps of mh and warp (--mh-steps), e.g. "standard warp:2 warp:8".
 #
 # Usage: tests/compare/warplda_compare.sh [--corpus brown|sotu|both] [--topics "20 200"]
-#        [--samplers "standard"] [--iterations 200] [--threads 2] [--repeats 3]
+#        [--samplers "standard warp:2 warp:4 warp:8"] [--iterations 200] [--threads 2]
+#        [--repeats 3]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 corpora="brown sotu"
 topics="20 200"
-samplers="standard"
+samplers="standard warp:2 warp:4 warp:8"
 iterations=200
 threads=2
 repeats=3
@@ -40,7 +44,7 @@ while [ $# -gt 0 ]; do
     --iterations) iterations=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --repeats) repeats=$2; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "warplda_compare: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -85,6 +89,12 @@ median() { python3 -c 'import sys; v=sorted(float(x) for x in sys.argv[1:]); pri
 evaluate() {  # evaluate MODEL PREPARED -> "perplexity umass"
   "$pplda" --quiet evaluate --model "$1" --input "$2" --json --seed 1 | python3 -c \
     "import json,sys; j=json.load(sys.stdin); print('%.1f %.3f' % (j['held_out_perplexity'], j['umass_coherence_top10']))"
+}
+
+evaluate_mean() {  # evaluate_mean PREPARED MODEL... -> mean "perplexity umass"
+  local prepared=$1; shift
+  for model in "$@"; do evaluate "$model" "$prepared"; done |
+    python3 -c "import sys; v=[tuple(map(float, l.split())) for l in sys.stdin]; print('%.1f %.3f' % (sum(p for p, _ in v) / len(v), sum(c for _, c in v) / len(v)))"
 }
 
 prepare() {  # prepare NAME -> prepared folder and WarpLDA's binary corpus
@@ -133,7 +143,7 @@ EOF
 }
 
 table=$scratch/table.md
-printf '| corpus | K | system | wall s (median of %s) | x WarpLDA | held-out perplexity | UMass |\n' \
+printf '| corpus | K | system | wall s (median of %s) | x WarpLDA | held-out perplexity (mean) | UMass (mean) |\n' \
   "$repeats" | tee "$table"
 printf '| --- | ---: | --- | ---: | ---: | ---: | ---: |\n' | tee -a "$table"
 for corpus in $corpora; do
@@ -150,26 +160,35 @@ for corpus in $corpora; do
       warp_times+=("$(python3 -c "print($(now) - $start)")")
     done
     warp_median=$(median "${warp_times[@]}")
-    r_med=1; for r in $(seq "$repeats"); do [ "${warp_times[$((r-1))]}" = "$warp_median" ] && r_med=$r; done
-    warp_to_json "$dir/warp-k$k-r$r_med.model" "$dir/train.vocab" "$dir/prepared" "$dir/warp-k$k.json" "$k"
-    read -r ppl coh < <(evaluate "$dir/warp-k$k.json" "$dir/prepared")
+    models=()
+    for r in $(seq "$repeats"); do
+      warp_to_json "$dir/warp-k$k-r$r.model" "$dir/train.vocab" "$dir/prepared" \
+        "$dir/warp-k$k-r$r.json" "$k"
+      models+=("$dir/warp-k$k-r$r.json")
+    done
+    read -r ppl coh < <(evaluate_mean "$dir/prepared" "${models[@]}")
     printf '| %s | %s | WarpLDA (MH 1, %s it., %s threads) | %.2f | 1.00 | %s | %s |\n' \
       "$corpus" "$k" "$iterations" "$threads" "$warp_median" "$ppl" "$coh" | tee -a "$table"
-    for sampler in $samplers; do
+    for spec in $samplers; do
+      sampler=${spec%%:*}
+      steps_args=(); label=$sampler
+      if [ "$spec" != "$sampler" ]; then
+        steps_args=(--mh-steps "${spec#*:}"); label="$sampler, ${spec#*:} steps"
+      fi
       times=()
       for r in $(seq "$repeats"); do
         start=$(now)
-        "$pplda" --quiet train --input "$dir/prepared" --sampler "$sampler" --topics "$k" \
-          --alpha 0.1 --beta 0.01 --iterations "$iterations" --threads "$threads" --seed "$r" \
-          --no-evaluate --out "$dir/pplda-$sampler-k$k-r$r.json" >/dev/null
+        "$pplda" --quiet train --input "$dir/prepared" --sampler "$sampler" "${steps_args[@]}" \
+          --topics "$k" --alpha 0.1 --beta 0.01 --iterations "$iterations" --threads "$threads" \
+          --seed "$r" --no-evaluate --out "$dir/pplda-$spec-k$k-r$r.json" >/dev/null
         times+=("$(python3 -c "print($(now) - $start)")")
       done
       med=$(median "${times[@]}")
-      r_med=1; for r in $(seq "$repeats"); do [ "${times[$((r-1))]}" = "$med" ] && r_med=$r; done
-      read -r ppl coh < <(evaluate "$dir/pplda-$sampler-k$k-r$r_med.json" "$dir/prepared")
+      models=(); for r in $(seq "$repeats"); do models+=("$dir/pplda-$spec-k$k-r$r.json"); done
+      read -r ppl coh < <(evaluate_mean "$dir/prepared" "${models[@]}")
       ratio=$(python3 -c "print('%.2f' % ($med / $warp_median))")
       printf '| %s | %s | pplda %s (%s it., %s threads) | %.2f | %s | %s | %s |\n' \
-        "$corpus" "$k" "$sampler" "$iterations" "$threads" "$med" "$ratio" "$ppl" "$coh" | tee -a "$table"
+        "$corpus" "$k" "$label" "$iterations" "$threads" "$med" "$ratio" "$ppl" "$coh" | tee -a "$table"
     done
   done
 done

@@ -194,6 +194,18 @@ TEST(SamplerDeterminismTest, StandardSamplerMovesTokens) {
   EXPECT_NE(start, RunAndGet("warp", c, 1, 11, 1));
 }
 
+TEST(CreateSamplerTest, AutoPicksWarpOnlyForManyTopicsAndLongDocuments) {
+  const Corpus long_docs = model_testing::MakeSyntheticCorpus(5, 40, 4, 100, 120, 0.2, 3).corpus;
+  const Corpus short_docs = model_testing::MakeSyntheticCorpus(5, 40, 20, 5, 40, 0.2, 3).corpus;
+  EXPECT_EQ(AutoSamplerKind(long_docs, Options(kAutoWarpMinTopics, 1)), "warp");
+  EXPECT_EQ(AutoSamplerKind(long_docs, Options(kAutoWarpMinTopics - 1, 1)), "standard");
+  EXPECT_EQ(AutoSamplerKind(short_docs, Options(500, 1)), "standard");
+  auto s = Make("auto", long_docs, Options(200, 1));
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ((*s)->kind(), "warp");
+  EXPECT_EQ((*s)->Model().metadata["sampler"], "warp");
+}
+
 TEST(WarpSamplerTest, StepsOutOfItsRangeAreRefused) {
   SamplerOptions o = Options(3, 1);
   for (int steps : {1, kMaxWarpSteps + 1}) {
