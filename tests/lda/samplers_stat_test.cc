@@ -288,7 +288,9 @@ TEST_P(RecoveryStatTest, LearnedTopicsMatchTheTrueOnes) {
 INSTANTIATE_TEST_SUITE_P(Samplers, RecoveryStatTest,
                          ::testing::Values(std::make_tuple("standard", 1),
                                            std::make_tuple("standard", 2), std::make_tuple("mh", 1),
-                                           std::make_tuple("mh", 2), std::make_tuple("batched", 2)),
+                                           std::make_tuple("mh", 2), std::make_tuple("warp", 1),
+                                           std::make_tuple("warp", 2),
+                                           std::make_tuple("batched", 2)),
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_threads" +
                                   std::to_string(std::get<1>(info.param));
