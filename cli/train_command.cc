@@ -136,7 +136,7 @@ absl::StatusOr<lda::LdaModel> TrainWithDp(const TrainFlags& f, const GlobalFlags
 
 absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
   ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input));
-  ASSIGN_OR_RETURN(const std::string sampler_kind,
+  ASSIGN_OR_RETURN(std::string sampler_kind,
                    SamplerForDp(f.sampler_kind,
                                 f.sampler_option != nullptr && f.sampler_option->count() > 0, dp));
   if (dp.counts) {
@@ -158,6 +158,8 @@ absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
   crypto::BufferedRng noise_rng(os_rng);  // one getrandom per 4 KiB of noise
   ASSIGN_OR_RETURN(privacy::PrivacyAccountant accountant, privacy::MakeDpAccountant(dp));
   RETURN_IF_ERROR(PrepareForDp(dp, noise_rng, g.quiet, &data, &accountant));
+  // "auto" is resolved here, so the log and the model name the sampler run.
+  if (sampler_kind == "auto") sampler_kind = lda::AutoSamplerKind(data.train, f.sampler);
   if (!g.quiet) {
     spdlog::info("training {} sampler{}: {} documents, {} tokens, {} terms, K={}, {} iterations",
                  sampler_kind, dp.counts ? " with DP" : "", data.train.num_documents(),
@@ -298,7 +300,8 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
       ->capture_default_str()
       ->check(NumberIn<int>(0, kMaxThreadsFlag));
   app->add_option("--mh-steps", flags->sampler.mh_steps,
-                  "Metropolis-Hastings steps per token per iteration (--sampler mh)")
+                  "Metropolis-Hastings steps per token per iteration (--sampler mh: 1-64; warp, "
+                  "and auto when it picks warp: 2-8)")
       ->capture_default_str()
       ->check(NumberIn<int>(1, lda::kMaxMetropolisSteps));
   app->add_option("--out,-o", flags->out, "Model file to write (JSON)")->capture_default_str();

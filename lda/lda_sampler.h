@@ -44,7 +44,7 @@ class LdaSampler {
 
   // One sweep: every token of the corpus is resampled once.
   virtual void RunIteration() = 0;
-  // "standard", "mh" or "batched".
+  // "standard", "mh", "warp" or "batched".
   virtual std::string_view kind() const = 0;
 
   int iterations_done() const { return iterations_done_; }

@@ -8,7 +8,8 @@
 // the standard sampler and only mixes differently.
 //
 // The steps of a token alternate two O(1) proposals, drawn against the
-// current counts with the token counted at its current topic s:
+// current counts with the token counted at the chain's current topic s
+// (all counts below without the token):
 //   document proposal  q(k) ∝ n_m(k) + [k = s] + alpha: the topic of a
 //       uniformly drawn token of the document, or a uniform topic;
 //       accepted with min(1, (n_t(k) + beta)(n_s + V beta) /
@@ -18,9 +19,9 @@
 //       topic; accepted with min(1, (n_m(k) + alpha)(n_s + V beta) /
 //                                   ((n_m(s) + alpha)(n_k + V beta))).
 // Each step leaves pi invariant (detailed balance), so any number of steps
-// does too; SamplerOptions::mh_steps (2 by default: one of each) trades
-// time for mixing. The occurrences of each term are kept in a term-major array of
-// their current topics (16 bits each), so the word proposal needs no table.
+// does too; SamplerOptions::mh_steps (8 by default, document and word
+// proposals alternating) trades time for mixing. The occurrences of each term are kept in a
+// term-major array of their current topics (16 bits each), so the word proposal needs no table.
 //
 // Threads: as the standard sampler (AD-LDA over document blocks, each
 // block's counts and occurrence array a copy equal to the global one at the

@@ -1,8 +1,8 @@
 // Parameters of a Gibbs sampler run (standard or batched).
 // Ranges: num_topics in [1, 65535]; alpha, beta finite and > 0; threads in
 // [0, 1024], 0 meaning every core (std::thread::hardware_concurrency());
-// mh_steps in [1, 64] (Metropolis-Hastings steps per token, "mh" sampler
-// only).
+// mh_steps in [1, 64] (Metropolis-Hastings steps per token; read by the
+// "mh" sampler, and by "warp", which takes [2, 8]).
 // Any seed is valid; the same seed, corpus and (for the standard sampler)
 // thread count give the same run.
 #ifndef PPLDA_LDA_SAMPLER_OPTIONS_H_

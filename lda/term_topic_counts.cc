@@ -32,11 +32,12 @@ void TermTopicCounts::RemoveFromList(TermId t, int k) {
 
 void TermTopicCounts::DropNonzeroLists() {
   has_lists_ = false;
-  lists_ = {0};
+  lists_ = std::vector<int32_t>{0};  // a new vector: the old storage is freed
   std::fill(list_size_.begin(), list_size_.end(), 0);
 }
 
 void TermTopicCounts::RebuildNonzeroLists(TermId begin, TermId end) {
+  if (!has_lists_) return;
   for (TermId t = begin; t < end; ++t) {
     const int32_t* counts = row(t);
     int32_t* list = &lists_[list_begin_[t]];

@@ -38,8 +38,10 @@ class TermTopicCounts {
   int32_t count(TermId t, int k) const { return counts_[Index(t, k)]; }
   const int32_t* row(TermId t) const { return &counts_[Index(t, 0)]; }
   bool has_nonzero_lists() const { return has_lists_; }
-  // Requires has_nonzero_lists().
+  // Empty when !has_nonzero_lists() (callers that need the lists must not
+  // drop them).
   std::span<const int32_t> nonzero_topics(TermId t) const {
+    if (!has_lists_) return {};
     return {&lists_[list_begin_[t]], static_cast<size_t>(list_size_[t])};
   }
 
@@ -56,7 +58,7 @@ class TermTopicCounts {
   // Direct row access for bulk updates (AD-LDA merges); call
   // RebuildNonzeroLists over the touched terms afterwards.
   int32_t* mutable_row(TermId t) { return &counts_[Index(t, 0)]; }
-  // Requires has_nonzero_lists().
+  // A no-op when !has_nonzero_lists().
   void RebuildNonzeroLists(TermId begin, TermId end);
 
  private:

@@ -58,8 +58,8 @@ struct WarpSampler::Block {
   std::vector<int64_t> totals;        // n_k as this block sees it
   std::vector<int32_t> local_counts;  // n_k(t) or n_m(k), zero between uses
   std::vector<uint16_t> topics;       // a document's gathered record fields
-  std::vector<double> doc_weights;    // n_m(k) + alpha, alpha between documents
-  std::vector<double> denominators;   // n_k + V beta as this block sees it
+  std::vector<double> doc_weights;    // n_m(k), zero between documents
+  std::vector<double> denominators;   // n_k as this block sees it
 };
 
 WarpSampler::WarpSampler(const Corpus& corpus, const SamplerOptions& options, GibbsState state)
@@ -194,10 +194,9 @@ void WarpSampler::DocumentPhase(Block& block) {
   const double v_beta = state_.num_terms * options_.beta, inv_alpha = 1.0 / alpha;
   const int fields = 1 + word_steps_;  // what is gathered of a record
   int64_t* totals = block.totals.data();
-  block.doc_weights.assign(static_cast<size_t>(k_topics), alpha);
+  block.doc_weights.assign(static_cast<size_t>(k_topics), 0.0);
   block.denominators.resize(static_cast<size_t>(k_topics));
-  for (int k = 0; k < k_topics; ++k)
-    block.denominators[k] = static_cast<double>(totals[k]) + v_beta;
+  for (int k = 0; k < k_topics; ++k) block.denominators[k] = static_cast<double>(totals[k]);
   double* a = block.doc_weights.data();
   double* d = block.denominators.data();
   HalfUniforms uniforms(block.rng);
@@ -220,7 +219,8 @@ void WarpSampler::DocumentPhase(Block& block) {
       g[0] = r[0];
       for (int w = 0; w < word_steps_; ++w) g[1 + w] = r[1 + doc_steps_ + w];
     }
-    // Weights as doubles: a[k] = n_m(k) + alpha, d[k] = n_k + V beta; the
+    // Counts as doubles holding integers (exact under +-1): a[k] = n_m(k),
+    // d[k] = n_k; the priors are added where the weights are formed. The
     // token is taken out of both while its steps run.
     for (int32_t i = 0; i < len; ++i) a[gathered[static_cast<int64_t>(i) * fields]] += 1;
     for (int32_t i = 0; i < len && word_steps_ > 0; ++i) {
@@ -232,7 +232,8 @@ void WarpSampler::DocumentPhase(Block& block) {
       for (int w = 0; w < word_steps_; ++w) {
         const int j = g[1 + w];
         if (j == k) continue;
-        const double num = a[j] * d[k], den = a[k] * d[j];
+        const double num = (a[j] + alpha) * (d[k] + v_beta);
+        const double den = (a[k] + alpha) * (d[j] + v_beta);
         if (num >= den || uniforms.Next() * den < num) k = j;
       }
       a[k] += 1;
@@ -261,7 +262,7 @@ void WarpSampler::DocumentPhase(Block& block) {
       }
       const uint16_t topic = gathered[static_cast<int64_t>(i) * fields];
       r[0] = topic;
-      a[topic] = alpha;
+      a[topic] = 0;
     }
   }
 }

@@ -137,7 +137,7 @@ TEST_P(SamplerInvariantTest, CountsStayConsistentWithAssignments) {
 }
 
 INSTANTIATE_TEST_SUITE_P(KindsThreadsTopics, SamplerInvariantTest,
-                         ::testing::Combine(::testing::Values("standard", "mh", "batched"),
+                         ::testing::Combine(::testing::Values("standard", "mh", "warp", "batched"),
                                             ::testing::Values(1, 2, 3),
                                             ::testing::Values(1, 2, 7, 64)),
                          [](const auto& info) {
