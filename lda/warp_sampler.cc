@@ -48,6 +48,16 @@ class HalfUniforms {
   bool has_spare_ = false;
 };
 
+// A proposal from x uniform in [0, len + K prior): below len, the topic of
+// entry floor(x) of `topics` (entries `stride` apart: a term's occurrences
+// or a document's tokens); above, the uniform topic floor((x - len) / prior).
+inline uint16_t ProposalAt(double x, int64_t len, const uint16_t* topics, int64_t stride,
+                           double inv_prior, int k_topics) {
+  if (x < static_cast<double>(len)) return topics[static_cast<int64_t>(x) * stride];
+  const double u = (x - static_cast<double>(len)) * inv_prior;
+  return static_cast<uint16_t>(u < k_topics ? static_cast<int>(u) : k_topics - 1);
+}
+
 }  // namespace
 
 struct WarpSampler::Block {
@@ -174,14 +184,7 @@ void WarpSampler::TermPhase(Block& block) {
       uint16_t* r = records + n * stride_;
       for (int w = 0; w < word_steps_; ++w) {
         const double x = uniforms.Next() * range;
-        int proposal;
-        if (x < static_cast<double>(len)) {
-          proposal = records[static_cast<int64_t>(x) * stride_];
-        } else {
-          const double u = (x - static_cast<double>(len)) * inv_beta;
-          proposal = u < k_topics ? static_cast<int>(u) : k_topics - 1;
-        }
-        r[1 + doc_steps_ + w] = static_cast<uint16_t>(proposal);
+        r[1 + doc_steps_ + w] = ProposalAt(x, len, records, stride_, inv_beta, k_topics);
       }
     }
     for (int64_t n = 0; n < len; ++n) counts[records[n * stride_]] = 0;
@@ -251,14 +254,7 @@ void WarpSampler::DocumentPhase(Block& block) {
       uint16_t* r = record(i);
       for (int j_step = 0; j_step < doc_steps_; ++j_step) {
         const double x = uniforms.Next() * range;
-        int proposal;
-        if (x < static_cast<double>(len)) {
-          proposal = gathered[static_cast<int64_t>(x) * fields];
-        } else {
-          const double u = (x - static_cast<double>(len)) * inv_alpha;
-          proposal = u < k_topics ? static_cast<int>(u) : k_topics - 1;
-        }
-        r[1 + j_step] = static_cast<uint16_t>(proposal);
+        r[1 + j_step] = ProposalAt(x, len, gathered, fields, inv_alpha, k_topics);
       }
       const uint16_t topic = gathered[static_cast<int64_t>(i) * fields];
       r[0] = topic;

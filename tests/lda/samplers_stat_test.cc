@@ -5,7 +5,6 @@
 // fails by a wide margin.
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -96,6 +95,55 @@ TEST(StandardSamplerStatTest, FirstTokenIsDrawnFromItsConditional) {
   EXPECT_LT(ChiSquare(counts, (*reference)->TokenConditional(0, 0), kTrials), kChiSquare3Df1e4);
 }
 
+// Total variation between the state frequencies of `kind`'s chain over
+// `samples` iterations (from its random start) and the posterior
+// p(z | w) ∝ exp(log p(w, z)) enumerated over all K^N assignments of the
+// corpus's N tokens (token j of the corpus, in reading order, is digit j of
+// a state's code in base K).
+double DistanceToExactPosterior(const std::string& kind, const Corpus& corpus,
+                                const SamplerOptions& o, int samples = 1000000) {
+  const int k = o.num_topics;
+  int states = 1;
+  for (int64_t j = 0; j < corpus.num_tokens(); ++j) states *= k;
+  auto decode = [&](int code) {
+    std::vector<std::vector<int>> z;
+    for (const auto& doc : corpus.documents) {
+      z.emplace_back(doc.tokens.size());
+      for (int& topic : z.back()) {
+        topic = code % k;
+        code /= k;
+      }
+    }
+    return z;
+  };
+  auto encode = [&](const std::vector<std::vector<int>>& z) {
+    int code = 0, place = 1;
+    for (const auto& doc : z) {
+      for (int topic : doc) {
+        code += topic * place;
+        place *= k;
+      }
+    }
+    return code;
+  };
+  std::vector<double> exact(states);
+  double norm = 0;
+  for (int code = 0; code < states; ++code) {
+    auto s = CollapsedGibbsSampler::Create(corpus, o, decode(code));
+    exact[code] = std::exp((*s)->LogLikelihood());
+    norm += exact[code];
+  }
+  for (double& p : exact) p /= norm;
+  auto s = CreateSampler(kind, corpus, o);
+  EXPECT_TRUE(s.ok()) << s.status();
+  std::vector<double> seen(states, 0);
+  for (int it = 0; it < samples; ++it) {
+    (*s)->RunIteration();
+    seen[encode((*s)->assignments())] += 1.0 / samples;
+  }
+  return model_testing::TotalVariation(seen, exact);
+}
+
 // A draw from `p` by inversion, for the tests' own randomness.
 int Draw(const std::vector<double>& p, Rng& rng) {
   double u = rng.Uniform();
@@ -170,33 +218,8 @@ TEST(MetropolisHastingsStatTest, ManyStepsFromAFixedStartReachTheConditional) {
 class ExactPosteriorStatTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ExactPosteriorStatTest, ChainReachesTheExactPosterior) {
-  const Corpus corpus = MakeCorpus({"a b a", "b c"});
-  const int k = 3, tokens = 5, states = 243;
-  const SamplerOptions o = Options(k, 0.3, 0.2, 77, 1);
-  auto decode = [&](int code) {
-    std::vector<std::vector<int>> z = {{0, 0, 0}, {0, 0}};
-    for (int i = 0; i < tokens; ++i, code /= k) (i < 3 ? z[0][i] : z[1][i - 3]) = code % k;
-    return z;
-  };
-  std::vector<double> exact(states);
-  double norm = 0;
-  for (int code = 0; code < states; ++code) {
-    auto s = CollapsedGibbsSampler::Create(corpus, o, decode(code));
-    exact[code] = std::exp((*s)->LogLikelihood());
-    norm += exact[code];
-  }
-  for (double& p : exact) p /= norm;
-  auto s = CreateSampler(GetParam(), corpus, o);
-  ASSERT_TRUE(s.ok());
-  std::map<std::vector<std::vector<int>>, int> code_of;
-  for (int code = 0; code < states; ++code) code_of[decode(code)] = code;
-  constexpr int kSamples = 1000000;
-  std::vector<double> seen(states, 0);
-  for (int it = 0; it < kSamples; ++it) {
-    (*s)->RunIteration();
-    seen[code_of[(*s)->assignments()]] += 1.0 / kSamples;
-  }
-  const double tv = model_testing::TotalVariation(seen, exact);
+  const double tv = DistanceToExactPosterior(GetParam(), MakeCorpus({"a b a", "b c"}),
+                                             Options(3, 0.3, 0.2, 77, 1));
   std::printf("%s: total variation to the exact posterior: %.4f\n", GetParam().c_str(), tv);
   EXPECT_LT(tv, 0.015);
 }
@@ -212,35 +235,9 @@ INSTANTIATE_TEST_SUITE_P(SequentialSamplers, ExactPosteriorStatTest,
 // mh 0.0069); a reused or misplaced draw would bias it.
 TEST(MetropolisHastingsStatTest, LookaheadChainReachesTheExactPosteriorOnALongDocument) {
   const Corpus corpus = MakeCorpus({"a b a c b a c c a b"});
-  const int k = 2, tokens = 10, states = 1024;
-  const SamplerOptions o = Options(k, 0.3, 0.2, 91, 1);
-  auto decode = [&](int code) {
-    std::vector<std::vector<int>> z = {std::vector<int>(tokens)};
-    for (int i = 0; i < tokens; ++i, code /= k) z[0][i] = code % k;
-    return z;
-  };
-  std::vector<double> exact(states);
-  double norm = 0;
-  for (int code = 0; code < states; ++code) {
-    auto s = CollapsedGibbsSampler::Create(corpus, o, decode(code));
-    exact[code] = std::exp((*s)->LogLikelihood());
-    norm += exact[code];
-  }
-  for (double& p : exact) p /= norm;
-  auto distance = [&](const std::string& kind) {
-    auto s = CreateSampler(kind, corpus, o);
-    EXPECT_TRUE(s.ok());
-    constexpr int kSamples = 1000000;
-    std::vector<double> seen(states, 0);
-    for (int it = 0; it < kSamples; ++it) {
-      (*s)->RunIteration();
-      int code = 0;
-      for (int i = tokens - 1; i >= 0; --i) code = code * k + (*s)->assignments()[0][i];
-      seen[code] += 1.0 / kSamples;
-    }
-    return model_testing::TotalVariation(seen, exact);
-  };
-  const double standard = distance("standard"), mh = distance("mh");
+  const SamplerOptions o = Options(2, 0.3, 0.2, 91, 1);
+  const double standard = DistanceToExactPosterior("standard", corpus, o);
+  const double mh = DistanceToExactPosterior("mh", corpus, o);
   std::printf("total variation to the exact posterior: standard %.4f, mh %.4f\n", standard, mh);
   EXPECT_LT(mh, 1.5 * standard + 0.005);
 }
@@ -254,33 +251,8 @@ TEST(MetropolisHastingsStatTest, LookaheadChainReachesTheExactPosteriorOnALongDo
 // approximation itself; on real corpora it is measured by held-out
 // perplexity (SotuStatTest, docs/lda.md).
 TEST(WarpStatTest, ChainStaysNearTheExactPosterior) {
-  const Corpus corpus = MakeCorpus({"a b a", "b c"});
-  const int k = 3, tokens = 5, states = 243;
-  const SamplerOptions o = Options(k, 0.3, 0.2, 77, 1);
-  auto decode = [&](int code) {
-    std::vector<std::vector<int>> z = {{0, 0, 0}, {0, 0}};
-    for (int i = 0; i < tokens; ++i, code /= k) (i < 3 ? z[0][i] : z[1][i - 3]) = code % k;
-    return z;
-  };
-  std::vector<double> exact(states);
-  double norm = 0;
-  for (int code = 0; code < states; ++code) {
-    auto s = CollapsedGibbsSampler::Create(corpus, o, decode(code));
-    exact[code] = std::exp((*s)->LogLikelihood());
-    norm += exact[code];
-  }
-  for (double& p : exact) p /= norm;
-  auto s = CreateSampler("warp", corpus, o);
-  ASSERT_TRUE(s.ok());
-  std::map<std::vector<std::vector<int>>, int> code_of;
-  for (int code = 0; code < states; ++code) code_of[decode(code)] = code;
-  constexpr int kSamples = 1000000;
-  std::vector<double> seen(states, 0);
-  for (int it = 0; it < kSamples; ++it) {
-    (*s)->RunIteration();
-    seen[code_of[(*s)->assignments()]] += 1.0 / kSamples;
-  }
-  const double tv = model_testing::TotalVariation(seen, exact);
+  const double tv =
+      DistanceToExactPosterior("warp", MakeCorpus({"a b a", "b c"}), Options(3, 0.3, 0.2, 77, 1));
   std::printf("warp: total variation to the exact posterior: %.4f\n", tv);
   EXPECT_LT(tv, 0.15);
 }
