@@ -2,12 +2,14 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "crypto/big_int.h"
+#include "crypto/batch_modexp.h"
 #include "crypto/parallel_batch.h"
 
 namespace pplda::crypto {
@@ -41,6 +43,9 @@ mpz_class HashToUnit(const mpz_class& n) {
   }
 }
 
+// Batches are handed out in groups of kIfmaLanes elements (one kernel call).
+size_t LaneGroups(size_t n) { return (n + kIfmaLanes - 1) / kIfmaLanes; }
+
 }  // namespace
 
 int DefaultWindowBits(size_t modulus_bits) { return modulus_bits <= 2048 ? 8 : 7; }
@@ -65,8 +70,15 @@ absl::StatusOr<std::unique_ptr<PaillierEncryptor>> PaillierEncryptor::Create(
                                               : options.window_bits;
   ASSIGN_OR_RETURN(FixedBaseTable table, FixedBaseTable::Create(djn_base, key.n_squared(),
                                                                 exponent_bits, window));
+  std::optional<IfmaFixedBaseTable> ifma_table;
+  if (options.use_ifma && ActiveModExpPath() == ModExpPath::kIfma &&
+      IfmaMontgomeryContext::SupportsModulus(key.n_squared())) {
+    ASSIGN_OR_RETURN(ifma_table, IfmaFixedBaseTable::Create(djn_base, key.n_squared(),
+                                                           exponent_bits));
+  }
   auto enc = std::make_unique<PaillierEncryptor>(Token{}, std::move(key), rng,
                                                  std::move(djn_base), std::move(table));
+  enc->ifma_table_ = std::move(ifma_table);
   if (options.pool_capacity > 0) {
     const PaillierEncryptor* self = enc.get();
     enc->pool_ = std::make_unique<RandomiserPool>(
@@ -98,6 +110,21 @@ mpz_class PaillierEncryptor::ClassicRandomiser() const {
 
 mpz_class PaillierEncryptor::NextRandomiser() const {
   return pool_ != nullptr ? pool_->Take() : TableRandomiser();
+}
+
+std::vector<mpz_class> PaillierEncryptor::NextRandomisers(size_t count) const {
+  std::vector<mpz_class> out(count);
+  if (pool_ == nullptr && ifma_table_.has_value() && count >= 1 && count <= kIfmaLanes) {
+    std::vector<mpz_class> r(count);
+    for (mpz_class& x : r) x = rng_.RandomBits(exponent_bits_);
+    const absl::Status status = ifma_table_->Pow(r, absl::MakeSpan(out));
+    for (mpz_class& x : r) Wipe(x);
+    // Pow cannot fail here (1..8 exponents below 2^ell); were it to, the
+    // table below still gives correct randomisers.
+    if (status.ok()) return out;
+  }
+  for (mpz_class& x : out) x = NextRandomiser();
+  return out;
 }
 
 Ciphertext PaillierEncryptor::Combine(const mpz_class& m, mpz_class randomiser) const {
@@ -132,8 +159,10 @@ absl::StatusOr<std::vector<Ciphertext>> PaillierEncryptor::EncryptBatch(
     RETURN_IF_ERROR(key_.ValidatePlaintext(m[i], absl::StrCat("plaintext ", i)));
   }
   std::vector<Ciphertext> out(m.size());
-  RETURN_IF_ERROR(RunBatch(pool, m.size(), [&](size_t i, int) {
-    out[i] = Combine(m[i], NextRandomiser());
+  RETURN_IF_ERROR(RunBatch(pool, LaneGroups(m.size()), [&](size_t g, int) {
+    const size_t begin = g * kIfmaLanes, end = std::min(m.size(), begin + kIfmaLanes);
+    std::vector<mpz_class> randomisers = NextRandomisers(end - begin);
+    for (size_t i = begin; i < end; ++i) out[i] = Combine(m[i], std::move(randomisers[i - begin]));
     return absl::OkStatus();
   }));
   return out;
@@ -150,8 +179,13 @@ Ciphertext PaillierEncryptor::Rerandomise(const Ciphertext& c) const {
 std::vector<Ciphertext> PaillierEncryptor::RerandomiseBatch(absl::Span<const Ciphertext> c,
                                                             ThreadPool* pool) const {
   std::vector<Ciphertext> out(c.size());
-  (void)RunBatch(pool, c.size(), [&](size_t i, int) {
-    out[i] = Rerandomise(c[i]);
+  (void)RunBatch(pool, LaneGroups(c.size()), [&](size_t g, int) {
+    const size_t begin = g * kIfmaLanes, end = std::min(c.size(), begin + kIfmaLanes);
+    std::vector<mpz_class> randomisers = NextRandomisers(end - begin);
+    for (size_t i = begin; i < end; ++i) {
+      out[i].value = c[i].value * randomisers[i - begin] % key_.n_squared();
+      Wipe(randomisers[i - begin]);
+    }
     return absl::OkStatus();
   });
   return out;

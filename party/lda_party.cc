@@ -319,11 +319,9 @@ absl::StatusOr<std::vector<Ciphertext>> LdaParty::Select() const {
     });
   }
   ForRange(pool_, n_ct, [&](size_t begin, size_t end) {
-    for (size_t g = begin; g < end; ++g) {
-      out[g] = encryptor_.Rerandomise(evaluator_.AddPlain(out[g], packed[g]));
-    }
+    for (size_t g = begin; g < end; ++g) out[g] = evaluator_.AddPlain(out[g], packed[g]);
   });
-  return out;
+  return encryptor_.RerandomiseBatch(out, pool_);
 }
 
 absl::StatusOr<std::vector<Ciphertext>> LdaParty::ExchangeSelections(

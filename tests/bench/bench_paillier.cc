@@ -12,6 +12,11 @@
 //   BM_EncryptClassic    textbook encryption (full r^N, no table)
 //   BM_EncryptDjnPowm    DJN short exponent, mpz_powm, no table
 //   BM_EncryptTable      DJN short exponent from the fixed-base table
+//   BM_EncryptBatch8Table, BM_EncryptBatch8Ifma   EncryptBatch of 8 values,
+//                        one thread: randomisers from the GMP table, and
+//                        from the IFMA fixed-base kernel (ifma_fixed_base.h;
+//                        skipped without IFMA); the targets block prints
+//                        their ratio
 //   BM_EncryptPooled     online cost with a stocked randomiser pool
 //   BM_Add, BM_MulScalar64, BM_Pack, BM_Unpack
 //   BM_PartialDecryptBatch/<bits>/threads:<k>   1000 partial decryptions
@@ -188,6 +193,22 @@ void BM_EncryptTable(benchmark::State& state, size_t bits) {
   const mpz_class m = 12345;
   for (auto _ : state) benchmark::DoNotOptimize(s.enc->Encrypt(m));  // no pool: table
   state.counters["table_MB"] = static_cast<double>(s.enc->table().memory_bytes()) / 1e6;
+}
+
+// EncryptBatch of 8 values on one thread (no pool): the unit of the IFMA
+// kernel's fixed-base randomisers, against the same batch with the GMP
+// table (use_ifma = false) and the same rng.
+void BM_EncryptBatch8(benchmark::State& state, size_t bits, bool use_ifma) {
+  Setup& s = GetSetup(bits);
+  EncryptorOptions o;
+  o.use_ifma = use_ifma;
+  auto enc = PaillierEncryptor::Create(s.key.public_key->paillier(), s.rng, o).value();
+  if (use_ifma && enc->ifma_table() == nullptr) {
+    state.SkipWithError("no IFMA kernel on this CPU (or PPLDA_CRYPTO_PORTABLE is set)");
+    return;
+  }
+  const std::vector<mpz_class> m(8, mpz_class(12345));
+  for (auto _ : state) benchmark::DoNotOptimize(enc->EncryptBatch(m, nullptr));
 }
 
 constexpr int kPooledIterations = 2000;
@@ -423,7 +444,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
     static const char* kCases[] = {
         "BM_PowmBaseline", "BM_PowmSecBaseline", "BM_PartialDecrypt",
         "BM_PartialDecryptWithProof", "BM_VerifyProof", "BM_Combine", "BM_FullRandomiser",
-        "BM_EncryptClassic", "BM_EncryptDjnPowm", "BM_EncryptTable", "BM_EncryptPooled",
+        "BM_EncryptClassic", "BM_EncryptDjnPowm", "BM_EncryptTable", "BM_EncryptBatch8Table",
+        "BM_EncryptBatch8Ifma", "BM_EncryptPooled",
         "BM_Add", "BM_MulScalar64", "BM_Pack", "BM_Unpack"};
     std::printf("\n| case | 1024: ms | ratio | 2048: ms | ratio | 3072: ms | ratio |\n");
     std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
@@ -452,6 +474,10 @@ class RatioReporter : public benchmark::ConsoleReporter {
              1, 0.15, true);
       Target("table encryption / full r^N (separate)", bits, Get("BM_EncryptTable", bits),
              Get("BM_FullRandomiser", bits), 0.15, true);
+      if (Get("BM_EncryptBatch8Ifma", bits) > 0) {
+        std::printf("  %4zu bits  %-46s %.2f\n", bits, "8 encryptions: GMP table / IFMA kernel",
+                    Get("BM_EncryptBatch8Table", bits) / Get("BM_EncryptBatch8Ifma", bits));
+      }
       const std::string batch = "BM_PartialDecryptBatch" + b;
       Target("batch of 1000: 2-thread / 1-thread throughput", bits,
              At(batch + "/threads:1"), At(batch + "/threads:2"), 1.8, false);
@@ -514,6 +540,10 @@ void RegisterAll() {
     benchmark::RegisterBenchmark(("BM_EncryptClassic" + b).c_str(), BM_EncryptClassic, bits);
     benchmark::RegisterBenchmark(("BM_EncryptDjnPowm" + b).c_str(), BM_EncryptDjnPowm, bits);
     benchmark::RegisterBenchmark(("BM_EncryptTable" + b).c_str(), BM_EncryptTable, bits);
+    benchmark::RegisterBenchmark(("BM_EncryptBatch8Table" + b).c_str(), BM_EncryptBatch8, bits,
+                                 false);
+    benchmark::RegisterBenchmark(("BM_EncryptBatch8Ifma" + b).c_str(), BM_EncryptBatch8, bits,
+                                 true);
     benchmark::RegisterBenchmark(("BM_EncryptPooled" + b).c_str(), BM_EncryptPooled, bits)
         ->Iterations(kPooledIterations);
     benchmark::RegisterBenchmark(("BM_PairedPartialDecrypt" + b).c_str(),

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/thread_pool.h"
+#include "crypto/batch_modexp.h"
 #include "crypto/fixed_base_table.h"
 #include "crypto/paillier_encryptor.h"
 #include "crypto/paillier_testing.h"
@@ -121,6 +122,46 @@ TEST(EncryptorTest, BatchesOverAPoolRoundTrip) {
     EXPECT_NE(re[i].value, (*cts)[i].value);
     EXPECT_EQ(Decrypt(re[i]), ms[i]);
   }
+}
+
+// The batch calls' randomisers come eight at a time from the IFMA kernel
+// where it runs: from the same seeded stream they must equal the GMP
+// table's, ciphertext by ciphertext (21 values: two full groups and a short
+// one), and round-trip over a thread pool.
+TEST(EncryptorTest, BatchesTakeTheTableRandomisersFromTheIfmaKernel) {
+  SeededRng a(31), b(31), values(32);
+  auto kernel = MakeEncryptor(a);
+  EncryptorOptions gmp_only;
+  gmp_only.use_ifma = false;
+  auto gmp = MakeEncryptor(b, gmp_only);
+  EXPECT_EQ(kernel->ifma_table() != nullptr, ActiveModExpPath() == ModExpPath::kIfma);
+  EXPECT_EQ(gmp->ifma_table(), nullptr);
+  std::vector<mpz_class> ms;
+  for (int i = 0; i < 21; ++i) ms.push_back(values.UniformBelow(Key().public_key->n()));
+  auto from_kernel = kernel->EncryptBatch(ms, nullptr);
+  auto from_gmp = gmp->EncryptBatch(ms, nullptr);
+  ASSERT_TRUE(from_kernel.ok() && from_gmp.ok());
+  for (size_t i = 0; i < ms.size(); ++i) {
+    EXPECT_EQ((*from_kernel)[i].value, (*from_gmp)[i].value) << i;
+  }
+  const std::vector<Ciphertext> re_kernel = kernel->RerandomiseBatch(*from_kernel, nullptr);
+  const std::vector<Ciphertext> re_gmp = gmp->RerandomiseBatch(*from_gmp, nullptr);
+  for (size_t i = 0; i < ms.size(); ++i) EXPECT_EQ(re_kernel[i].value, re_gmp[i].value) << i;
+  EXPECT_EQ(kernel->NextRandomisers(8), gmp->NextRandomisers(8));
+  EXPECT_EQ(kernel->NextRandomisers(3), gmp->NextRandomisers(3));
+
+  ThreadPool pool(2);
+  auto pooled = kernel->EncryptBatch(ms, &pool);
+  ASSERT_TRUE(pooled.ok());
+  const std::vector<Ciphertext> re = kernel->RerandomiseBatch(*pooled, &pool);
+  std::set<mpz_class> distinct;
+  for (size_t i = 0; i < ms.size(); ++i) {
+    EXPECT_EQ(Decrypt((*pooled)[i]), ms[i]) << i;
+    EXPECT_EQ(Decrypt(re[i]), ms[i]) << i;
+    EXPECT_NE(re[i].value, (*pooled)[i].value) << i;
+    distinct.insert((*pooled)[i].value);
+  }
+  EXPECT_EQ(distinct.size(), ms.size());
 }
 
 TEST(EncryptorTest, PoolServesPrecomputedRandomisers) {
