@@ -176,11 +176,13 @@ absl::Status PaillierCombiner::VerifyBatch(absl::Span<const Ciphertext> cipherte
         " ciphertexts"));
   }
   const PaillierPublicKey& pk = key_->paillier();
-  RETURN_IF_ERROR(RunBatch(pool, ciphertexts.size(), [&](size_t j, int) -> absl::Status {
-    RETURN_IF_ERROR(pk.ValidateCiphertext(ciphertexts[j].value, absl::StrCat("ciphertext ", j)));
-    return pk.ValidateCiphertext(batch.values[j],
-                                 absl::StrCat("partial decryption ", j, " of party ", batch.party));
-  }));
+  RETURN_IF_ERROR(pk.ValidateCiphertexts(
+      ciphertexts.size(), [&](size_t j) -> const mpz_class& { return ciphertexts[j].value; },
+      [](size_t j) { return absl::StrCat("ciphertext ", j); }, pool));
+  RETURN_IF_ERROR(pk.ValidateCiphertexts(
+      batch.values.size(), [&](size_t j) -> const mpz_class& { return batch.values[j]; },
+      [&](size_t j) { return absl::StrCat("partial decryption ", j, " of party ", batch.party); },
+      pool));
   return VerifyDecryptionBatch(*key_, modexp_, batch.party, ciphertexts, batch.values,
                                batch.proofs, pool);
 }

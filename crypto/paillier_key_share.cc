@@ -70,9 +70,9 @@ absl::StatusOr<mpz_class> PaillierKeyShare::PartialDecrypt(const Ciphertext& c) 
 absl::StatusOr<PartialDecryptionBatch> PaillierKeyShare::PartialDecryptBatch(
     absl::Span<const Ciphertext> ciphertexts, ThreadPool* pool) const {
   const size_t n = ciphertexts.size();
-  RETURN_IF_ERROR(RunBatch(pool, n, [&](size_t i, int) {
-    return key_->paillier().ValidateCiphertext(ciphertexts[i].value, CiphertextName(i));
-  }));
+  RETURN_IF_ERROR(key_->paillier().ValidateCiphertexts(
+      n, [&](size_t i) -> const mpz_class& { return ciphertexts[i].value; }, CiphertextName,
+      pool));
   std::vector<mpz_class> bases(n);
   for (size_t i = 0; i < n; ++i) bases[i] = ciphertexts[i].value;
   PartialDecryptionBatch batch;

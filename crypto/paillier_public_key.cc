@@ -1,10 +1,13 @@
 #include "crypto/paillier_public_key.h"
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "crypto/parallel_batch.h"
 #include "crypto/big_int.h"
 #include "spdlog/spdlog.h"
 
@@ -96,6 +99,34 @@ absl::Status PaillierPublicKey::ValidateCiphertext(const mpz_class& c,
         absl::StrCat(std::string(what), " is not in Z*_{N^2}: not coprime to N"));
   }
   return absl::OkStatus();
+}
+
+absl::Status PaillierPublicKey::ValidateCiphertexts(
+    size_t count, absl::FunctionRef<const mpz_class&(size_t)> element,
+    absl::FunctionRef<std::string(size_t)> name, ThreadPool* pool) const {
+  const size_t chunks = (count + kValidationChunk - 1) / kValidationChunk;
+  return RunBatch(pool, chunks, [&](size_t chunk, int) -> absl::Status {
+    const size_t begin = chunk * kValidationChunk;
+    const size_t end = std::min(count, begin + kValidationChunk);
+    mpz_class product = 1;
+    bool in_range = true;
+    for (size_t i = begin; i < end && in_range; ++i) {
+      const mpz_class& c = element(i);
+      in_range = c > 0 && c < n_squared_;
+      product *= c;
+      product %= n_;
+    }
+    mpz_class g;
+    mpz_gcd(g.get_mpz_t(), product.get_mpz_t(), n_.get_mpz_t());
+    const bool valid = in_range && g == 1;
+    Wipe(g);  // a factor of N when not coprime: never keep it
+    Wipe(product);
+    if (valid) return absl::OkStatus();
+    // The chunk's lowest bad element, with its own message.
+    for (size_t i = begin; i < end; ++i) RETURN_IF_ERROR(ValidateCiphertext(element(i), name(i)));
+    return absl::InternalError("ciphertext batch: a chunk failed the gcd check, but none of its "
+                               "elements did");
+  });
 }
 
 absl::Status PaillierPublicKey::ValidatePlaintext(const mpz_class& m,

@@ -20,10 +20,13 @@
 #include <gmpxx.h>
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/thread_pool.h"
 
 namespace pplda::crypto {
 
@@ -49,6 +52,18 @@ class PaillierPublicKey {
   // InvalidArgument "<what> is not in Z*_{N^2}: ..." unless 0 < c < N^2 and
   // gcd(c, N) = 1. The message never contains the value or the gcd.
   absl::Status ValidateCiphertext(const mpz_class& c, std::string_view what) const;
+  // The same check for elements element(0), ..., element(count - 1), with
+  // the error of the lowest bad index, named by name(i). Coprimality is
+  // checked per chunk of kValidationChunk consecutive elements by one gcd of
+  // their product mod N (a prime factor of N divides the product iff it
+  // divides one of them), about six times cheaper than a gcd each at
+  // |N| = 2048; a chunk that fails is checked element by element. Chunks
+  // run on `pool` when given (it must not be the pool of a running task).
+  static constexpr size_t kValidationChunk = 64;
+  absl::Status ValidateCiphertexts(size_t count,
+                                   absl::FunctionRef<const mpz_class&(size_t)> element,
+                                   absl::FunctionRef<std::string(size_t)> name,
+                                   ThreadPool* pool = nullptr) const;
   // InvalidArgument unless 0 <= m < N.
   absl::Status ValidatePlaintext(const mpz_class& m, std::string_view what) const;
 

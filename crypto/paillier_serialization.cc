@@ -20,14 +20,21 @@ std::string ElementBytes(const PaillierPublicKey& key, const mpz_class& x) {
   return ToFixedBytes(x, key.ciphertext_bytes()).value();
 }
 
-absl::StatusOr<mpz_class> ParseElement(const PaillierPublicKey& key, const std::string& bytes,
-                                       const std::string& what) {
+// The value of an element's bytes, its length checked; the caller checks
+// that it is in Z*_{N^2} (ParseElement, or ValidateCiphertexts for a batch).
+absl::StatusOr<mpz_class> ParseElementBytes(const PaillierPublicKey& key,
+                                            const std::string& bytes, const std::string& what) {
   if (bytes.size() != key.ciphertext_bytes()) {
     return absl::InvalidArgumentError(absl::StrCat(
         what, " has ", bytes.size(), " bytes, expected exactly ", key.ciphertext_bytes(),
         " for a ", key.modulus_bits(), "-bit key (truncated or oversized value)"));
   }
-  mpz_class x = FromBytes(bytes);
+  return FromBytes(bytes);
+}
+
+absl::StatusOr<mpz_class> ParseElement(const PaillierPublicKey& key, const std::string& bytes,
+                                       const std::string& what) {
+  ASSIGN_OR_RETURN(mpz_class x, ParseElementBytes(key, bytes, what));
   RETURN_IF_ERROR(key.ValidateCiphertext(x, what));
   return x;
 }
@@ -207,9 +214,12 @@ absl::StatusOr<std::vector<Ciphertext>> CiphertextBatchFromProto(
   std::vector<Ciphertext> out(static_cast<size_t>(proto.ciphertexts_size()));
   for (int i = 0; i < proto.ciphertexts_size(); ++i) {
     ASSIGN_OR_RETURN(out[static_cast<size_t>(i)].value,
-                     ParseElement(key.paillier(), proto.ciphertexts(i),
-                                  absl::StrCat("ciphertext ", i)));
+                     ParseElementBytes(key.paillier(), proto.ciphertexts(i),
+                                       absl::StrCat("ciphertext ", i)));
   }
+  RETURN_IF_ERROR(key.paillier().ValidateCiphertexts(
+      out.size(), [&](size_t i) -> const mpz_class& { return out[i].value; },
+      [](size_t i) { return absl::StrCat("ciphertext ", i); }));
   return out;
 }
 
@@ -249,9 +259,12 @@ absl::StatusOr<PartialDecryptionBatch> PartialDecryptionBatchFromProto(
   out.values.resize(static_cast<size_t>(proto.values_size()));
   for (int i = 0; i < proto.values_size(); ++i) {
     ASSIGN_OR_RETURN(out.values[static_cast<size_t>(i)],
-                     ParseElement(key.paillier(), proto.values(i),
-                                  absl::StrCat(who, ": value ", i)));
+                     ParseElementBytes(key.paillier(), proto.values(i),
+                                       absl::StrCat(who, ": value ", i)));
   }
+  RETURN_IF_ERROR(key.paillier().ValidateCiphertexts(
+      out.values.size(), [&](size_t i) -> const mpz_class& { return out.values[i]; },
+      [&](size_t i) { return absl::StrCat(who, ": value ", i); }));
   const size_t max_response_bytes = key.paillier().ciphertext_bytes() + 128;
   for (int i = 0; i < proto.proofs_size(); ++i) {
     const pb::DecryptionProof& p = proto.proofs(i);

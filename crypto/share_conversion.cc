@@ -124,10 +124,9 @@ absl::StatusOr<Shares> CiphertextToShares::Convert(MpcEngine& engine,
         " packed ciphertexts (", layout_->slots(), " slots each), got ", ciphertexts.size()));
   }
   const ThresholdPublicKey& key = *key_share_->public_key();
-  for (size_t k = 0; k < ciphertexts.size(); ++k) {
-    RETURN_IF_ERROR(key.paillier().ValidateCiphertext(
-        ciphertexts[k].value, absl::StrCat("conversion input ciphertext ", k)));
-  }
+  RETURN_IF_ERROR(key.paillier().ValidateCiphertexts(
+      ciphertexts.size(), [&](size_t k) -> const mpz_class& { return ciphertexts[k].value; },
+      [](size_t k) { return absl::StrCat("conversion input ciphertext ", k); }, pool_));
   if (count == 0) return Shares();
   const int n = engine.num_parties(), me = engine.party_id();
 

@@ -107,10 +107,9 @@ absl::StatusOr<CountsDigest> DpVocabularyParty::AcceptContributions(
           "DP vocabulary: the contribution of party ", c.party, " is for run '", c.run_id,
           "' with ", c.counts.size(), " ciphertexts; expected run '", run_id_, "' and ", length));
     }
-    for (const crypto::Ciphertext& ct : c.counts) {
-      RETURN_IF_ERROR(key.paillier().ValidateCiphertext(
-          ct.value, absl::StrCat("DP vocabulary contribution of party ", c.party)));
-    }
+    RETURN_IF_ERROR(key.paillier().ValidateCiphertexts(
+        c.counts.size(), [&](size_t i) -> const mpz_class& { return c.counts[i].value; },
+        [&](size_t) { return absl::StrCat("DP vocabulary contribution of party ", c.party); }));
     by_party[c.party] = &c;
   }
   for (int p = 0; p < n; ++p) {

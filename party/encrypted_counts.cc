@@ -2,6 +2,8 @@
 
 #include <sodium.h>
 
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -22,6 +24,16 @@ void HashCiphertexts(crypto_generichash_state* state, const std::vector<crypto::
     mpz_export(buffer.data() + (width - bytes), &written, 1, 1, 1, 0, c.value.get_mpz_t());
     crypto_generichash_update(state, buffer.data(), buffer.size());
   }
+}
+
+// Every ciphertext of `cts` in Z*_{N^2}, an error naming the first that
+// is not ("<who>, <field> ciphertext <i>").
+absl::Status ValidateAll(const crypto::PaillierPublicKey& pk,
+                         const std::vector<crypto::Ciphertext>& cts, const std::string& who,
+                         const std::string& field) {
+  return pk.ValidateCiphertexts(
+      cts.size(), [&](size_t i) -> const mpz_class& { return cts[i].value; },
+      [&](size_t i) { return absl::StrCat(who, ", ", field, " ciphertext ", i); });
 }
 
 }  // namespace
@@ -103,14 +115,8 @@ absl::Status EncryptedCounts::CheckUpdate(const CountUpdate& update, int party,
           plan_.MatrixCiphertexts(), " and ", plan_.TotalsCiphertexts(), " (iteration ",
           iteration + 1, " starts with a DP release)"));
     }
-    for (size_t i = 0; i < update.noise_matrix.size(); ++i) {
-      RETURN_IF_ERROR(pk.ValidateCiphertext(update.noise_matrix[i].value,
-                                            absl::StrCat(who, ", noise matrix ciphertext ", i)));
-    }
-    for (size_t i = 0; i < update.noise_totals.size(); ++i) {
-      RETURN_IF_ERROR(pk.ValidateCiphertext(update.noise_totals[i].value,
-                                            absl::StrCat(who, ", noise totals ciphertext ", i)));
-    }
+    RETURN_IF_ERROR(ValidateAll(pk, update.noise_matrix, who, "noise matrix"));
+    RETURN_IF_ERROR(ValidateAll(pk, update.noise_totals, who, "noise totals"));
   } else if (!update.noise_matrix.empty() || !update.noise_totals.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         who, " carries DP noise, but iteration ", iteration + 1,
@@ -125,14 +131,8 @@ absl::Status EncryptedCounts::CheckUpdate(const CountUpdate& update, int party,
         " totals ciphertexts, expected ", plan_.MatrixCiphertexts(), " and ",
         plan_.TotalsCiphertexts()));
   }
-  for (size_t i = 0; i < update.matrix.size(); ++i) {
-    RETURN_IF_ERROR(pk.ValidateCiphertext(update.matrix[i].value,
-                                          absl::StrCat(who, ", matrix ciphertext ", i)));
-  }
-  for (size_t i = 0; i < update.totals.size(); ++i) {
-    RETURN_IF_ERROR(pk.ValidateCiphertext(update.totals[i].value,
-                                          absl::StrCat(who, ", totals ciphertext ", i)));
-  }
+  RETURN_IF_ERROR(ValidateAll(pk, update.matrix, who, "matrix"));
+  RETURN_IF_ERROR(ValidateAll(pk, update.totals, who, "totals"));
   return absl::OkStatus();
 }
 
@@ -153,8 +153,9 @@ absl::Status EncryptedCounts::Restore(int folded, const CountsDigest& digest,
       return absl::InvalidArgumentError(
           absl::StrCat(field, ": ", cts.size(), " ciphertexts, the plan has ", expected));
     }
-    for (const crypto::Ciphertext& c : cts) RETURN_IF_ERROR(pk.ValidateCiphertext(c.value, field));
-    return absl::OkStatus();
+    return pk.ValidateCiphertexts(
+        cts.size(), [&](size_t i) -> const mpz_class& { return cts[i].value; },
+        [&](size_t) { return std::string(field); });
   };
   RETURN_IF_ERROR(check(matrix, plan_.MatrixCiphertexts(), "matrix"));
   RETURN_IF_ERROR(check(totals, plan_.TotalsCiphertexts(), "totals"));
