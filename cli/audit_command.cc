@@ -140,7 +140,7 @@ std::string CommandLine(const AuditFlags& f) {
                           " --dp-epsilon %g --dp-delta %g --dp-max-tokens %d --dp-max-term-count "
                           "%d --dp-noisy-iterations %d",
                           f.dp.epsilon, f.dp.delta, f.dp.max_tokens, f.dp.max_per_term,
-                          f.dp.noisy_iterations);
+                          ResolvedNoisyIterations(f.dp, f.training.iterations));
   }
   if (f.fixed_vocabulary) cmd += " --fixed-vocabulary";
   if (f.online_only) cmd += " --online";
@@ -188,7 +188,8 @@ absl::Status RunAudit(const AuditFlags& f, const GlobalFlags& g) {
   options.zeta.tolerance = f.zeta_tolerance;
   ASSIGN_OR_RETURN(options.lira.variance, privacy::ParseVarianceMode(f.variance));
   RETURN_IF_ERROR(privacy::ValidateAuditOptions(options));
-  ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input));
+  ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp,
+                   DpOptionsFrom(f.dp, f.input, f.training.iterations));
   privacy::GibbsTrainingOptions training = f.training;
   ASSIGN_OR_RETURN(training.sampler,
                    SamplerForDp(f.training.sampler,

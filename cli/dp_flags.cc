@@ -1,5 +1,6 @@
 #include "cli/dp_flags.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -47,7 +48,8 @@ void AddDpVocabularyFlags(CLI::App* app, DpFlags* f) {
           ->check(NumberIn<double>(kMinDpDelta, kMaxDpDelta));
   app->add_option("--dp-vocab-max-terms", f->vocab_max_terms,
                   "Distinct terms each document contributes to the DP vocabulary (its most "
-                  "frequent)")
+                  "frequent; a small N keeps the vocabulary small and the counts' noise per "
+                  "term low)")
       ->capture_default_str()
       ->check(NumberIn<int>(1, 1000000));
 }
@@ -83,7 +85,10 @@ void AddDpTrainingFlags(CLI::App* app, DpFlags* f) {
                         ->check(NumberIn<double>(kMinDpDelta, kMaxDpDelta));
   f->max_tokens_option =
       app->add_option("--dp-max-tokens", f->max_tokens,
-                      "DP training: each document keeps at most L tokens (its first)")
+                      "DP training: each document keeps at most L tokens (its first). The "
+                      "default suits sentence windows; for longer documents raise it: while "
+                      "documents are longer than L, the counts' signal to noise grows with "
+                      "sqrt(L / c)")
           ->capture_default_str()
           ->check(NumberIn<int>(1, 1000000));
   f->max_per_term_option =
@@ -96,12 +101,18 @@ void AddDpTrainingFlags(CLI::App* app, DpFlags* f) {
       app->add_option("--dp-noisy-iterations", f->noisy_iterations,
                       "DP training: how many iterations release noisy counts, spread evenly, "
                       "the budget split over them; the others reuse the last release (0 = all)")
-          ->capture_default_str()
+          ->default_str("10, or --iterations when fewer")
           ->check(NumberIn<int>(0, 10000000));
 }
 
+int ResolvedNoisyIterations(const DpFlags& dp, int iterations) {
+  if (dp.noisy_iterations != kAutoNoisyIterations) return dp.noisy_iterations;
+  return std::min(kDefaultNoisyIterations, std::max(iterations, 0));
+}
+
 absl::StatusOr<privacy::DpTrainingOptions> DpOptionsFrom(const DpFlags& dp,
-                                                         const InputFlags& input) {
+                                                         const InputFlags& input,
+                                                         int iterations) {
   privacy::DpTrainingOptions options;
   if (dp.epsilon == 0 && dp.epsilon_option != nullptr && dp.epsilon_option->count() > 0) {
     return absl::InvalidArgumentError(
@@ -111,7 +122,7 @@ absl::StatusOr<privacy::DpTrainingOptions> DpOptionsFrom(const DpFlags& dp,
   if (dp.epsilon != 0) {
     options.counts = privacy::DpCountOptions{
         dp.epsilon, dp.delta, privacy::DocumentCaps{dp.max_tokens, dp.max_per_term},
-        dp.noisy_iterations};
+        ResolvedNoisyIterations(dp, iterations)};
     options.counts->sample_rate = dp.sample_rate;
     RETURN_IF_ERROR(privacy::ValidateSampleRate(dp.sample_rate));
   } else {

@@ -9,6 +9,8 @@
 //       no epsilon or delta is printed or stored for it;
 //   --dp-epsilon E [--dp-delta D] [--dp-max-tokens L] [--dp-max-term-count c]
 //   [--dp-noisy-iterations R] [--dp-sample-rate q]
+//       (defaults L = 20, c = 1, R = min(10, --iterations), and N = 5 for
+//       the vocabulary: the settings of docs/privacy.md's utility study)
 //       DP training for the whole run (privacy/dp_count_training.h): the
 //       batched sampler draws against noisy counts released at R of the
 //       iterations, documents capped at L tokens and c per term, each
@@ -47,16 +49,28 @@
 
 namespace pplda::cli {
 
+// --dp-noisy-iterations when not given: min(kDefaultNoisyIterations,
+// --iterations).
+inline constexpr int kAutoNoisyIterations = -1;
+inline constexpr int kDefaultNoisyIterations = 10;
+// --dp-vocab-max-terms when not given (N), also for `pplda vocab --dp`.
+inline constexpr int kDefaultDpVocabMaxTerms = 5;
+
 struct DpFlags {
   double final_noise_sigma = 0;  // 0 = no final-count noise
   double vocab_epsilon = 0;      // 0 = no DP vocabulary selection
   double vocab_delta = 1e-5;
-  int vocab_max_terms = 20;
+  // The defaults of N, L, c and R are the settings docs/privacy.md measures
+  // ("Utility study"): within 15% of the non-private model's perplexity and
+  // coherence on the same vocabulary at epsilon 8 on sentence windows.
+  int vocab_max_terms = kDefaultDpVocabMaxTerms;  // N
   double epsilon = 0;  // 0 = no DP training
   double delta = 1e-5;
-  int max_tokens = 50;     // L
-  int max_per_term = 5;    // c
-  int noisy_iterations = 0;  // 0 = every iteration
+  int max_tokens = 20;     // L
+  int max_per_term = 1;    // c
+  // R; 0 = every iteration; kAutoNoisyIterations = min(10, --iterations),
+  // resolved by DpOptionsFrom.
+  int noisy_iterations = kAutoNoisyIterations;
   double sample_rate = 1;    // q; 1 = every document in every release
   // Set by AddDpFlags: whether the training options were given (they need
   // --dp-epsilon).
@@ -82,9 +96,14 @@ void AddDpTrainingFlags(CLI::App* app, DpFlags* flags);
 
 // The options the flags ask for (InvalidArgument naming the flag when they
 // conflict with the input flags, e.g. --dp-vocab-epsilon with a prepared
-// folder, or a DP training option is given without --dp-epsilon).
+// folder, or a DP training option is given without --dp-epsilon), for a run
+// of `iterations` Gibbs iterations (--dp-noisy-iterations defaults to
+// min(10, iterations)).
 absl::StatusOr<privacy::DpTrainingOptions> DpOptionsFrom(const DpFlags& dp,
-                                                         const InputFlags& input);
+                                                         const InputFlags& input,
+                                                         int iterations);
+// R as DpOptionsFrom resolves it.
+int ResolvedNoisyIterations(const DpFlags& dp, int iterations);
 
 // `input` adjusted for DP vocabulary selection (min_df 1, max_df 1.0), with
 // a log line when that changed the user's options.

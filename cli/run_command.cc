@@ -98,7 +98,8 @@ absl::Status RunStart(const RunFlags& f) {
   p.set_draw_method(f.draw);
   p.set_verify_conversion(f.verify_conversion);
   p.set_accept_two_holder_disclosure(f.accept_two_holder_disclosure);
-  ASSIGN_OR_RETURN(const privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, InputFlags()));
+  ASSIGN_OR_RETURN(const privacy::DpTrainingOptions dp,
+                   DpOptionsFrom(f.dp, InputFlags(), f.iterations));
   if (dp.counts) {
     RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp.counts, f.iterations));
     p.set_dp_epsilon(dp.counts->epsilon);

@@ -246,7 +246,7 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
                  party::kInsecureDeterministicRngWarning, f.insecure_deterministic_rng_seed);
     rng_factory = *std::move(insecure);
   }
-  ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input));
+  ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input, f.iterations));
   RETURN_IF_ERROR(CheckSecureDpVocabularyFlags(f, dp));
   const privacy::DpTrainingOptions dp_requested = dp;  // the run's whole budget
   if (dp.counts) {

@@ -135,7 +135,7 @@ absl::StatusOr<lda::LdaModel> TrainWithDp(const TrainFlags& f, const GlobalFlags
 }
 
 absl::Status RunTrain(const TrainFlags& f, const GlobalFlags& g) {
-  ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input));
+  ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input, f.iterations));
   ASSIGN_OR_RETURN(std::string sampler_kind,
                    SamplerForDp(f.sampler_kind,
                                 f.sampler_option != nullptr && f.sampler_option->count() > 0, dp));

@@ -150,6 +150,7 @@ void AddVocabCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
   app->add_option("--candidates", flags->candidates,
                   "The public candidate terms, one per line (with --dp)");
   simulation::SecureVocabularyOptions& s = flags->secure;
+  s.max_terms_per_document = kDefaultDpVocabMaxTerms;  // as pplda train / simulate / run start
   app->add_option("--dp-vocab-epsilon", s.epsilon, "Epsilon of the vocabulary release")
       ->capture_default_str()
       ->check(NumberIn<double>(1e-6, 1e6));

@@ -658,6 +658,12 @@ TEST_F(PpldaCliTest, DpTrainingRecordsTheBudgetAndTopicsPrintsIt) {
   ASSERT_TRUE(mc.ok()) << mc.status();
   EXPECT_EQ(mc->metadata["privacy"]["model_differentially_private"], false);
   EXPECT_TRUE(mc->metadata["privacy"]["epsilon"].is_null());
+  // The defaults when no cap or release count is given (cli/dp_flags.h):
+  // L = 20, c = 1, and every one of the 6 iterations released (fewer than 10).
+  const nlohmann::json& ct = mc->metadata["privacy"]["dp_training"];
+  EXPECT_EQ(ct["max_tokens_per_document"], 20);
+  EXPECT_EQ(ct["max_tokens_per_term"], 1);
+  EXPECT_EQ(ct["noisy_iterations"], 6);
   EXPECT_THAT(mc->metadata["privacy"]["differential_privacy"]["covers"].get<std::string>(),
               HasSubstr("NOT the vocabulary"));
   auto tc = RunPplda("topics --model " + Path("c.json"));
