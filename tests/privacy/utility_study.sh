@@ -81,7 +81,7 @@
 #                fresh Poisson sample of the documents (Renyi-DP accounting).
 #                tests/privacy/subsampling_study.sh runs the study once per q
 #   DP_MAX_TOKENS, DP_MAX_TERM_COUNT, DP_VOCAB_MAX_TERMS  passed when set
-#                [pplda's defaults: L = 50, c = 5, N = 20]
+#                [pplda's defaults: L = 20, c = 1, N = 5]
 #   SAMPLER      sampler of every run [batched]: DP training runs only the
 #                batched sampler, so the non-private and vocabulary-only runs
 #                use it too and the comparison measures DP, not the sampler
@@ -101,8 +101,8 @@
 # to the training folder (symbolic links in DIR/data). With --split sentences
 # one document (the DP privacy unit) is a window of whole sentences of at most
 # WINDOW_WORDS words, and all windows of an address or sample are on the same
-# side. Brown is cut into windows too by default: the DP caps keep L = 50
-# tokens per document, a few percent of a 2,000-word sample, and windows make
+# side. Brown is cut into windows too by default: the DP caps keep L = 20
+# tokens per document, about 1% of a 2,000-word sample, and windows make
 # the two corpora's units alike (the guarantee then covers one window; a whole
 # sample only by group privacy, as pplda prints).
 #
@@ -500,8 +500,8 @@ write_report() {
       -v iterations="$iterations" -v noisy="$effective_noisy" -v share="$vocab_share" \
       -v sampler="$sampler" -v sweeps="$eval_sweeps" -v repeats="$repeats" \
       -v holdout="$holdout_every" -v command="$(command_line "$out")" -v version="$version" \
-      -v commit="$commit" -v plots="$plots_dir" -v dp_l="${dp_max_tokens:-50}" \
-      -v dp_c="${dp_max_term_count:-5}" -v dp_n="${dp_vocab_max_terms:-20}" \
+      -v commit="$commit" -v plots="$plots_dir" -v dp_l="${dp_max_tokens:-20}" \
+      -v dp_c="${dp_max_term_count:-1}" -v dp_n="${dp_vocab_max_terms:-5}" \
       -v splits="$split_note" -v window="$window_words" -v sample_rate="$dp_sample_rate" '
     function abs(x) { return x < 0 ? -x : x }
     function key(c, p, e, s) { return c SUBSEP p SUBSEP e SUBSEP s }
