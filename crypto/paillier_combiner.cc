@@ -176,12 +176,17 @@ absl::Status PaillierCombiner::VerifyBatch(absl::Span<const Ciphertext> cipherte
         " ciphertexts"));
   }
   const PaillierPublicKey& pk = key_->paillier();
+  // Ciphertext j and partial decryption j at 2j and 2j + 1: the error is the
+  // first bad one in that order.
   RETURN_IF_ERROR(pk.ValidateCiphertexts(
-      ciphertexts.size(), [&](size_t j) -> const mpz_class& { return ciphertexts[j].value; },
-      [](size_t j) { return absl::StrCat("ciphertext ", j); }, pool));
-  RETURN_IF_ERROR(pk.ValidateCiphertexts(
-      batch.values.size(), [&](size_t j) -> const mpz_class& { return batch.values[j]; },
-      [&](size_t j) { return absl::StrCat("partial decryption ", j, " of party ", batch.party); },
+      2 * ciphertexts.size(),
+      [&](size_t k) -> const mpz_class& {
+        return k % 2 == 0 ? ciphertexts[k / 2].value : batch.values[k / 2];
+      },
+      [&](size_t k) {
+        return k % 2 == 0 ? absl::StrCat("ciphertext ", k / 2)
+                          : absl::StrCat("partial decryption ", k / 2, " of party ", batch.party);
+      },
       pool));
   return VerifyDecryptionBatch(*key_, modexp_, batch.party, ciphertexts, batch.values,
                                batch.proofs, pool);

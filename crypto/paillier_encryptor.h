@@ -11,7 +11,7 @@
 //   ell = ceil(bits(N) / 2)  (DJN's recommendation; exponent_bits()).
 // (1 + N)^m = 1 + m N needs no exponentiation; h_N^r comes from the pool,
 // or, in the batch calls on a CPU with AVX-512 IFMA, eight at a time from an
-// IfmaFixedBaseTable over h_N (constant time; about 5x faster at |N| =
+// IfmaFixedBaseTable over h_N (constant time; 4.3x faster at |N| =
 // 2048), or from a FixedBaseTable over h_N (ceil(ell / w) - 1
 // multiplications, see DefaultWindowBits).
 //
@@ -104,9 +104,11 @@ class PaillierEncryptor {
   mpz_class NextRandomiser() const;
   // h_N^r computed now from the table (pool bypassed).
   mpz_class TableRandomiser() const;
-  // `count` (1..8) randomisers h_N^r for fresh r: from the pool when it has
-  // one, else from the IFMA table in one kernel call when there is one, else
-  // from the table. The r are drawn in order from the rng in every case.
+  // `count` (1..8) randomisers h_N^r for fresh r: from the pool when there
+  // is one (NextRandomiser each), else from the IFMA table in one kernel
+  // call when there is one, else from the table. Without a pool, the r of
+  // one call are the next `count` draws of the rng, in order, on either
+  // path (so one stream gives the same ciphertexts with and without IFMA).
   std::vector<mpz_class> NextRandomisers(size_t count) const;
   // h_N^r computed now with mpz_powm (no table, no pool).
   mpz_class PowmRandomiser() const;

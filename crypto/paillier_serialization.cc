@@ -212,14 +212,23 @@ absl::StatusOr<std::vector<Ciphertext>> CiphertextBatchFromProto(
   RETURN_IF_ERROR(CheckCount(static_cast<size_t>(proto.ciphertexts_size()), expected_count,
                              "ciphertext batch"));
   std::vector<Ciphertext> out(static_cast<size_t>(proto.ciphertexts_size()));
+  // Lengths first, then membership of Z*_{N^2} in batches; the error is the
+  // lowest bad index's either way.
+  auto validate_first = [&](size_t count) {
+    return key.paillier().ValidateCiphertexts(
+        count, [&](size_t i) -> const mpz_class& { return out[i].value; },
+        [](size_t i) { return absl::StrCat("ciphertext ", i); });
+  };
   for (int i = 0; i < proto.ciphertexts_size(); ++i) {
-    ASSIGN_OR_RETURN(out[static_cast<size_t>(i)].value,
-                     ParseElementBytes(key.paillier(), proto.ciphertexts(i),
-                                       absl::StrCat("ciphertext ", i)));
+    absl::StatusOr<mpz_class> x = ParseElementBytes(key.paillier(), proto.ciphertexts(i),
+                                                    absl::StrCat("ciphertext ", i));
+    if (!x.ok()) {
+      RETURN_IF_ERROR(validate_first(static_cast<size_t>(i)));
+      return x.status();
+    }
+    out[static_cast<size_t>(i)].value = *std::move(x);
   }
-  RETURN_IF_ERROR(key.paillier().ValidateCiphertexts(
-      out.size(), [&](size_t i) -> const mpz_class& { return out[i].value; },
-      [](size_t i) { return absl::StrCat("ciphertext ", i); }));
+  RETURN_IF_ERROR(validate_first(out.size()));
   return out;
 }
 
@@ -257,14 +266,21 @@ absl::StatusOr<PartialDecryptionBatch> PartialDecryptionBatchFromProto(
                                                    " values"));
   }
   out.values.resize(static_cast<size_t>(proto.values_size()));
+  auto validate_first = [&](size_t count) {
+    return key.paillier().ValidateCiphertexts(
+        count, [&](size_t i) -> const mpz_class& { return out.values[i]; },
+        [&](size_t i) { return absl::StrCat(who, ": value ", i); });
+  };
   for (int i = 0; i < proto.values_size(); ++i) {
-    ASSIGN_OR_RETURN(out.values[static_cast<size_t>(i)],
-                     ParseElementBytes(key.paillier(), proto.values(i),
-                                       absl::StrCat(who, ": value ", i)));
+    absl::StatusOr<mpz_class> x =
+        ParseElementBytes(key.paillier(), proto.values(i), absl::StrCat(who, ": value ", i));
+    if (!x.ok()) {
+      RETURN_IF_ERROR(validate_first(static_cast<size_t>(i)));
+      return x.status();
+    }
+    out.values[static_cast<size_t>(i)] = *std::move(x);
   }
-  RETURN_IF_ERROR(key.paillier().ValidateCiphertexts(
-      out.values.size(), [&](size_t i) -> const mpz_class& { return out.values[i]; },
-      [&](size_t i) { return absl::StrCat(who, ": value ", i); }));
+  RETURN_IF_ERROR(validate_first(out.values.size()));
   const size_t max_response_bytes = key.paillier().ciphertext_bytes() + 128;
   for (int i = 0; i < proto.proofs_size(); ++i) {
     const pb::DecryptionProof& p = proto.proofs(i);

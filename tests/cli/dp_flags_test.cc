@@ -44,7 +44,9 @@ TEST(DpFlagsTest, DefaultNoisyIterationsAreAllIterationsWhenFewerThanTen) {
     ASSERT_TRUE(o.counts.has_value());
     EXPECT_EQ(o.counts->noisy_iterations, iterations);
   }
-  EXPECT_EQ(Parse({"--dp-epsilon", "8"}, 11).counts->noisy_iterations, 10);
+  const privacy::DpTrainingOptions eleven = Parse({"--dp-epsilon", "8"}, 11);
+  ASSERT_TRUE(eleven.counts.has_value());
+  EXPECT_EQ(eleven.counts->noisy_iterations, 10);
 }
 
 TEST(DpFlagsTest, GivenValuesWin) {
@@ -58,9 +60,10 @@ TEST(DpFlagsTest, GivenValuesWin) {
   EXPECT_EQ(o.counts->caps.max_per_term, 5);
   EXPECT_EQ(o.counts->noisy_iterations, 0);  // every iteration
   EXPECT_EQ(o.vocabulary->max_terms_per_document, 20);
-  EXPECT_EQ(Parse({"--dp-epsilon", "8", "--dp-noisy-iterations", "3"}, 500)
-                .counts->noisy_iterations,
-            3);
+  const privacy::DpTrainingOptions three =
+      Parse({"--dp-epsilon", "8", "--dp-noisy-iterations", "3"}, 500);
+  ASSERT_TRUE(three.counts.has_value());
+  EXPECT_EQ(three.counts->noisy_iterations, 3);
 }
 
 // Without --dp-epsilon there is no DP training, and the defaults are not

@@ -136,6 +136,10 @@ TEST(EncryptorTest, BatchesTakeTheTableRandomisersFromTheIfmaKernel) {
   auto gmp = MakeEncryptor(b, gmp_only);
   EXPECT_EQ(kernel->ifma_table() != nullptr, ActiveModExpPath() == ModExpPath::kIfma);
   EXPECT_EQ(gmp->ifma_table(), nullptr);
+  if (kernel->ifma_table() == nullptr) {
+    GTEST_SKIP() << "no IFMA kernel here (CPU without AVX-512 IFMA, or PPLDA_CRYPTO_PORTABLE): "
+                    "both encryptors would use the GMP table";
+  }
   std::vector<mpz_class> ms;
   for (int i = 0; i < 21; ++i) ms.push_back(values.UniformBelow(Key().public_key->n()));
   auto from_kernel = kernel->EncryptBatch(ms, nullptr);

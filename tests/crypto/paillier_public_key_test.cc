@@ -118,16 +118,33 @@ TEST(ValidateCiphertextsTest, NamesTheLowestBadIndex) {
   EXPECT_THAT(Validate(c, &pool), StatusIs(absl::StatusCode::kInvalidArgument, "element 65 is"));
 }
 
-// The batch check agrees with the single check on every element of a
-// mixed batch.
+// The batch check agrees with the single check: element by element, and on
+// whole mixed batches of two chunks, whose error names the lowest index the
+// single check refuses.
 TEST(ValidateCiphertextsTest, AgreesWithTheSingleCheck) {
   const Modulus& m = TheModulus();
-  std::vector<mpz_class> c = Units(64, 12);
-  c[5] = m.p * 2;
-  c[40] = m.key.n_squared() - 1;  // a unit unless it shares a factor: it does not
-  for (size_t i = 0; i < c.size(); ++i) {
-    const std::vector<mpz_class> one = {c[i]};
-    EXPECT_EQ(Validate(one).ok(), m.key.ValidateCiphertext(c[i], "x").ok()) << i;
+  SeededRng rng(13);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<mpz_class> c = Units(128, 100 + trial);
+    // A few bad values of every kind at random places (some trials none).
+    const mpz_class bad[] = {m.p * 2, m.q, mpz_class(0), m.key.n_squared(), m.p * m.q};
+    for (int k = 0; k < trial % 4; ++k) {
+      c[rng.UniformBelow(128).get_ui()] = bad[rng.UniformBelow(5).get_ui()];
+    }
+    size_t lowest = c.size();
+    for (size_t i = 0; i < c.size(); ++i) {
+      const bool single_ok = m.key.ValidateCiphertext(c[i], "x").ok();
+      EXPECT_EQ(Validate({c[i]}).ok(), single_ok) << i;
+      if (!single_ok && lowest == c.size()) lowest = i;
+    }
+    const absl::Status batch = Validate(c);
+    if (lowest == c.size()) {
+      EXPECT_THAT(batch, IsOk()) << trial;
+    } else {
+      EXPECT_THAT(batch, StatusIs(absl::StatusCode::kInvalidArgument,
+                                  absl::StrCat("element ", lowest, " is not in")))
+          << trial;
+    }
   }
 }
 
