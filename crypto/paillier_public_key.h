@@ -56,8 +56,8 @@ class PaillierPublicKey {
   // the error of the lowest bad index, named by name(i). Coprimality is
   // checked per chunk of kValidationChunk consecutive elements by one gcd of
   // their product mod N (a prime factor of N divides the product iff it
-  // divides one of them), about six times cheaper than a gcd each at
-  // |N| = 2048; a chunk that fails is checked element by element. Chunks
+  // divides one of them): one gcd and 64 products mod N instead of 64
+  // gcds; a chunk that fails is checked element by element. Chunks
   // run on `pool` when given (it must not be the pool of a running task).
   static constexpr size_t kValidationChunk = 64;
   absl::Status ValidateCiphertexts(size_t count,
