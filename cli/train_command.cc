@@ -283,7 +283,7 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
                       "for K >= 100 and documents of >= 100 tokens on average, else standard) or "
                       "batched (the secure protocol's twin)")
           ->capture_default_str()
-          ->check(CLI::IsMember({"auto", "standard", "mh", "warp", "batched"}));
+          ->check(CLI::IsMember({"auto", "standard", "sparse", "mh", "warp", "batched"}));
   app->add_option("--alpha", flags->sampler.alpha, "Document-topic Dirichlet prior")
       ->capture_default_str()
       ->check(NumberIn<double>(kMinPrior, kMaxPrior));

@@ -7,6 +7,7 @@
 #include "lda/collapsed_gibbs_sampler.h"
 #include "lda/lda_sampler.h"
 #include "lda/metropolis_hastings_sampler.h"
+#include "lda/sparse_gibbs_sampler.h"
 #include "lda/warp_sampler.h"
 
 namespace pplda::lda {
@@ -36,6 +37,11 @@ absl::StatusOr<std::unique_ptr<LdaSampler>> CreateSampler(std::string_view kind,
                      CollapsedGibbsSampler::Create(corpus, options));
     return std::unique_ptr<LdaSampler>(std::move(sampler));
   }
+  if (kind == "sparse") {
+    ASSIGN_OR_RETURN(std::unique_ptr<SparseGibbsSampler> sampler,
+                     SparseGibbsSampler::Create(corpus, options));
+    return std::unique_ptr<LdaSampler>(std::move(sampler));
+  }
   if (kind == "batched") {
     ASSIGN_OR_RETURN(std::unique_ptr<BatchedGibbsSampler> sampler,
                      BatchedGibbsSampler::Create(corpus, options));
@@ -52,7 +58,7 @@ absl::StatusOr<std::unique_ptr<LdaSampler>> CreateSampler(std::string_view kind,
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown sampler '", std::string(kind),
-                   "'; expected 'auto', 'standard', 'mh', 'warp' or 'batched'"));
+                   "'; expected 'auto', 'standard', 'sparse', 'mh', 'warp' or 'batched'"));
 }
 
 }  // namespace pplda::lda

@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "lda/batched_gibbs_sampler.h"
 #include "lda/collapsed_gibbs_sampler.h"
+#include "lda/sparse_gibbs_sampler.h"
 #include "lda/lda_sampler.h"
 #include "lda/metropolis_hastings_sampler.h"
 #include "lda/warp_sampler.h"
@@ -137,7 +138,7 @@ TEST_P(SamplerInvariantTest, CountsStayConsistentWithAssignments) {
 }
 
 INSTANTIATE_TEST_SUITE_P(KindsThreadsTopics, SamplerInvariantTest,
-                         ::testing::Combine(::testing::Values("standard", "mh", "warp", "batched"),
+                         ::testing::Combine(::testing::Values("standard", "sparse", "mh", "warp", "batched"),
                                             ::testing::Values(1, 2, 3),
                                             ::testing::Values(1, 2, 7, 64)),
                          [](const auto& info) {
@@ -156,7 +157,7 @@ std::vector<std::vector<int>> RunAndGet(const std::string& kind, const Corpus& c
 
 TEST(SamplerDeterminismTest, SameSeedAndThreadsGiveTheSameRun) {
   const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 4).corpus;
-  for (const std::string kind : {"standard", "mh", "warp", "batched"}) {
+  for (const std::string kind : {"standard", "sparse", "mh", "warp", "batched"}) {
     for (int threads : {1, 2}) {
       const auto first = RunAndGet(kind, c, threads, 11, 5);
       EXPECT_EQ(first, RunAndGet(kind, c, threads, 11, 5)) << kind << threads;
@@ -192,6 +193,26 @@ TEST(SamplerDeterminismTest, StandardSamplerMovesTokens) {
   EXPECT_NE(start, RunAndGet("batched", c, 1, 11, 1));
   EXPECT_NE(start, RunAndGet("mh", c, 1, 11, 1));
   EXPECT_NE(start, RunAndGet("warp", c, 1, 11, 1));
+  EXPECT_NE(start, RunAndGet("sparse", c, 1, 11, 1));
+  EXPECT_NE(start, RunAndGet("sparse", c, 2, 11, 1));
+}
+
+// The shared lists and totals of the sparse sampler hold the counts of z
+// after every iteration, on every thread count (its workers write one
+// shared table, each to its own term range in turn).
+TEST(SparseSamplerTest, SharedListsStayEqualToTheCountsOfZ) {
+  const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 8).corpus;
+  for (int threads : {1, 2, 3, 5}) {
+    for (int k : {1, 3, 70}) {
+      auto s = SparseGibbsSampler::Create(c, Options(k, threads));
+      ASSERT_TRUE(s.ok());
+      for (int it = 0; it < 4; ++it) {
+        (*s)->RunIteration();
+        ASSERT_TRUE((*s)->CheckConsistency().ok())
+            << (*s)->CheckConsistency() << " threads " << threads << " K " << k;
+      }
+    }
+  }
 }
 
 TEST(CreateSamplerTest, AutoPicksWarpOnlyForManyTopicsAndLongDocuments) {

@@ -1,0 +1,143 @@
+// Topic-term counts held as one short list per term: its non-zero topics
+// packed with their counts into one integer each, count in the high bits and
+// topic in the low ones (MALLET's layout for SparseLDA). The lists are what
+// the sparse sampler reads per token: a term's topics and counts sit in one
+// or two cache lines, instead of scattered over a K-wide row.
+//
+// Invariant: term t's list holds exactly its topics k with n_k(t) > 0, each
+// once, in strictly decreasing order of the packed value (count, then topic):
+// the order is a function of the counts alone, so two tables with equal
+// counts have equal lists whatever the order of the updates that led there.
+// A list's capacity is min(K, frequency(t)); counts stay below
+// 2^(bits of Entry - topic bits) (FitsIn checks that before use).
+//
+// Thread-safety: none; each sampler thread owns its copy.
+#ifndef PPLDA_LDA_SORTED_TOPIC_COUNTS_H_
+#define PPLDA_LDA_SORTED_TOPIC_COUNTS_H_
+
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "lda/term_topic_counts.h"
+
+namespace pplda::lda {
+
+template <typename Entry>
+class SortedTopicCounts {
+ public:
+  // Bits the topic field needs for K topics.
+  static int TopicBits(int num_topics) {
+    return std::max(1, static_cast<int>(std::bit_width(static_cast<uint32_t>(num_topics - 1))));
+  }
+  // True when every count up to `max_frequency` fits beside the topic.
+  static bool FitsIn(int num_topics, int64_t max_frequency) {
+    const int count_bits = static_cast<int>(sizeof(Entry) * 8) - TopicBits(num_topics);
+    return count_bits >= 63 || max_frequency < (int64_t{1} << count_bits);
+  }
+
+  SortedTopicCounts() = default;
+  // The lists of `dense` (V x K); frequency[t] bounds term t's row sum.
+  SortedTopicCounts(const TermTopicCounts& dense, const std::vector<int32_t>& frequency)
+      : topic_bits_(TopicBits(dense.num_topics())),
+        topic_mask_((Entry{1} << topic_bits_) - 1),
+        heads_(frequency.size()) {
+    const int k = dense.num_topics();
+    uint32_t next = 0;  // the corpus has < 2^31 tokens (GibbsState)
+    for (size_t t = 0; t < frequency.size(); ++t) {
+      heads_[t].begin = next;
+      next += static_cast<uint32_t>(std::min<int64_t>(k, frequency[t]));
+    }
+    entries_.assign(next, 0);
+    for (size_t t = 0; t < frequency.size(); ++t) {
+      const int32_t* row = dense.row(static_cast<TermId>(t));
+      Entry* list = &entries_[heads_[t].begin];
+      uint32_t& size = heads_[t].size;
+      for (int topic = 0; topic < k; ++topic) {
+        if (row[topic] > 0) list[size++] = Pack(row[topic], topic);
+      }
+      std::sort(list, list + size, [](Entry a, Entry b) { return a > b; });
+    }
+  }
+
+  std::span<const Entry> entries(TermId t) const {
+    return {&entries_[heads_[t].begin], static_cast<size_t>(heads_[t].size)};
+  }
+  // For prefetching: where term t's list head and entries are.
+  const void* head_address(TermId t) const { return &heads_[t]; }
+  const Entry* list_address(TermId t) const { return &entries_[heads_[t].begin]; }
+  int topic_bits() const { return topic_bits_; }
+  int topic(Entry e) const { return static_cast<int>(e & topic_mask_); }
+  int64_t count(Entry e) const { return static_cast<int64_t>(e >> topic_bits_); }
+
+  void Increment(TermId t, int k) {
+    Entry* list = &entries_[heads_[t].begin];
+    const int32_t n = static_cast<int32_t>(heads_[t].size);
+    int32_t i = Find(list, n, k);
+    if (i == n) {
+      list[n] = Pack(0, k);
+      ++heads_[t].size;
+    }
+    list[i] += Entry{1} << topic_bits_;
+    for (; i > 0 && list[i - 1] < list[i]; --i) std::swap(list[i - 1], list[i]);
+  }
+  // Requires n_k(t) > 0.
+  void Decrement(TermId t, int k) {
+    Entry* list = &entries_[heads_[t].begin];
+    const int32_t n = static_cast<int32_t>(heads_[t].size);
+    int32_t i = Find(list, n, k);
+    list[i] -= Entry{1} << topic_bits_;
+    for (; i + 1 < n && list[i + 1] > list[i]; ++i) std::swap(list[i], list[i + 1]);
+    if ((list[i] >> topic_bits_) == 0) --heads_[t].size;  // a zero count sorts last
+  }
+
+  // Writes the counts into `dense` (same V and K; other cells zeroed).
+  void CopyTo(TermTopicCounts& dense) const {
+    for (size_t t = 0; t < heads_.size(); ++t) {
+      int32_t* row = dense.mutable_row(static_cast<TermId>(t));
+      std::fill(row, row + dense.num_topics(), 0);
+      for (const Entry e : entries(static_cast<TermId>(t))) {
+        row[topic(e)] = static_cast<int32_t>(count(e));
+      }
+    }
+    dense.RebuildNonzeroLists(0, static_cast<TermId>(heads_.size()));
+  }
+
+  bool operator==(const SortedTopicCounts& other) const {
+    if (heads_.size() != other.heads_.size()) return false;
+    for (size_t t = 0; t < heads_.size(); ++t) {
+      const auto a = entries(static_cast<TermId>(t));
+      const auto b = other.entries(static_cast<TermId>(t));
+      if (a.size() != b.size() || !std::equal(a.begin(), a.end(), b.begin())) return false;
+    }
+    return true;
+  }
+
+ private:
+  Entry Pack(int64_t count, int topic) const {
+    return (static_cast<Entry>(count) << topic_bits_) | static_cast<Entry>(topic);
+  }
+  // Index of topic k in the list, or n when absent.
+  int32_t Find(const Entry* list, int32_t n, int k) const {
+    int32_t i = 0;
+    while (i < n && static_cast<int>(list[i] & topic_mask_) != k) ++i;
+    return i;
+  }
+
+  // Where term t's list starts in entries_ and how many topics it holds;
+  // one 8-byte head per term, so a token's lookup touches one line for it.
+  struct Head {
+    uint32_t begin = 0;
+    uint32_t size = 0;
+  };
+
+  int topic_bits_ = 1;
+  Entry topic_mask_ = 1;
+  std::vector<Entry> entries_;
+  std::vector<Head> heads_;  // V
+};
+
+}  // namespace pplda::lda
+
+#endif  // PPLDA_LDA_SORTED_TOPIC_COUNTS_H_
