@@ -8,8 +8,10 @@
 // once, in strictly decreasing order of the packed value (count, then topic):
 // the order is a function of the counts alone, so two tables with equal
 // counts have equal lists whatever the order of the updates that led there.
-// A list's capacity is min(K, frequency(t)); counts stay below
-// 2^(bits of Entry - topic bits) (FitsIn checks that before use).
+// A list's capacity is min(K, frequency(t)) rounded up to kListLanes;
+// the slots after its entries hold the sentinel (count 0, topic K), so a
+// reader may take whole groups of kListLanes (padded_entries). Counts stay
+// below 2^(bits of Entry - topic bits) (FitsIn checks that before use).
 //
 // Thread-safety: none; each sampler thread owns its copy.
 #ifndef PPLDA_LDA_SORTED_TOPIC_COUNTS_H_
@@ -24,12 +26,14 @@
 
 namespace pplda::lda {
 
+inline constexpr int kListLanes = 4;
+
 template <typename Entry>
 class SortedTopicCounts {
  public:
-  // Bits the topic field needs for K topics.
+  // Bits the topic field needs for topics 0..K (K is the sentinel's).
   static int TopicBits(int num_topics) {
-    return std::max(1, static_cast<int>(std::bit_width(static_cast<uint32_t>(num_topics - 1))));
+    return std::max(1, static_cast<int>(std::bit_width(static_cast<uint32_t>(num_topics))));
   }
   // True when every count up to `max_frequency` fits beside the topic.
   static bool FitsIn(int num_topics, int64_t max_frequency) {
@@ -42,27 +46,33 @@ class SortedTopicCounts {
   SortedTopicCounts(const TermTopicCounts& dense, const std::vector<int32_t>& frequency)
       : topic_bits_(TopicBits(dense.num_topics())),
         topic_mask_((Entry{1} << topic_bits_) - 1),
+        sentinel_(static_cast<Entry>(dense.num_topics())),
         heads_(frequency.size()) {
     const int k = dense.num_topics();
-    uint32_t next = 0;  // the corpus has < 2^31 tokens (GibbsState)
+    uint64_t next = 0;
     for (size_t t = 0; t < frequency.size(); ++t) {
       heads_[t].begin = next;
-      next += static_cast<uint32_t>(std::min<int64_t>(k, frequency[t]));
+      next += RoundUp(std::min<int64_t>(k, frequency[t]));
     }
-    entries_.assign(next, 0);
+    entries_.assign(next, sentinel_);
     for (size_t t = 0; t < frequency.size(); ++t) {
       const int32_t* row = dense.row(static_cast<TermId>(t));
       Entry* list = &entries_[heads_[t].begin];
-      uint32_t& size = heads_[t].size;
+      uint32_t size = 0;
       for (int topic = 0; topic < k; ++topic) {
         if (row[topic] > 0) list[size++] = Pack(row[topic], topic);
       }
       std::sort(list, list + size, [](Entry a, Entry b) { return a > b; });
+      heads_[t].size = size;
     }
   }
 
   std::span<const Entry> entries(TermId t) const {
     return {&entries_[heads_[t].begin], static_cast<size_t>(heads_[t].size)};
+  }
+  // The entries followed by sentinels up to a multiple of kListLanes.
+  std::span<const Entry> padded_entries(TermId t) const {
+    return {&entries_[heads_[t].begin], RoundUp(heads_[t].size)};
   }
   // For prefetching: where term t's list head and entries are.
   const void* head_address(TermId t) const { return &heads_[t]; }
@@ -89,7 +99,34 @@ class SortedTopicCounts {
     int32_t i = Find(list, n, k);
     list[i] -= Entry{1} << topic_bits_;
     for (; i + 1 < n && list[i + 1] > list[i]; ++i) std::swap(list[i], list[i + 1]);
-    if ((list[i] >> topic_bits_) == 0) --heads_[t].size;  // a zero count sorts last
+    if ((list[i] >> topic_bits_) == 0) {  // a zero count sorts last
+      list[i] = sentinel_;
+      --heads_[t].size;
+    }
+  }
+
+  // Moves one token of term t from the topic at list index `from` (count >
+  // 0) to topic `to` (another topic), found at list index `to_index`, or by
+  // a scan when to_index is -1: Decrement and Increment without scanning
+  // for what the caller already knows.
+  void Transfer(TermId t, int32_t from, int to, int32_t to_index) {
+    Entry* list = &entries_[heads_[t].begin];
+    int32_t n = static_cast<int32_t>(heads_[t].size);
+    list[from] -= Entry{1} << topic_bits_;
+    int32_t i = from;
+    for (; i + 1 < n && list[i + 1] > list[i]; ++i) std::swap(list[i], list[i + 1]);
+    if (to_index > from && to_index <= i) --to_index;  // shifted left by one
+    if ((list[i] >> topic_bits_) == 0) {
+      list[i] = sentinel_;
+      n = static_cast<int32_t>(--heads_[t].size);
+    }
+    if (to_index < 0) to_index = Find(list, n, to);
+    if (to_index == n) {
+      list[n] = Pack(0, to);
+      ++heads_[t].size;
+    }
+    list[to_index] += Entry{1} << topic_bits_;
+    for (i = to_index; i > 0 && list[i - 1] < list[i]; --i) std::swap(list[i - 1], list[i]);
   }
 
   // Writes the counts into `dense` (same V and K; other cells zeroed).
@@ -115,6 +152,9 @@ class SortedTopicCounts {
   }
 
  private:
+  static size_t RoundUp(int64_t n) {
+    return static_cast<size_t>((n + kListLanes - 1) / kListLanes * kListLanes);
+  }
   Entry Pack(int64_t count, int topic) const {
     return (static_cast<Entry>(count) << topic_bits_) | static_cast<Entry>(topic);
   }
@@ -128,12 +168,13 @@ class SortedTopicCounts {
   // Where term t's list starts in entries_ and how many topics it holds;
   // one 8-byte head per term, so a token's lookup touches one line for it.
   struct Head {
-    uint32_t begin = 0;
-    uint32_t size = 0;
+    uint64_t begin : 40 = 0;
+    uint64_t size : 24 = 0;  // <= K <= 65535
   };
 
   int topic_bits_ = 1;
   Entry topic_mask_ = 1;
+  Entry sentinel_ = 0;
   std::vector<Entry> entries_;
   std::vector<Head> heads_;  // V
 };
