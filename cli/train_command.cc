@@ -36,7 +36,7 @@ namespace {
 struct TrainFlags {
   InputFlags input;
   lda::SamplerOptions sampler;
-  std::string sampler_kind = "standard";
+  std::string sampler_kind = "auto";
   int iterations = 500;
   std::string out = "model.json";
   std::string mixtures_out;
@@ -277,11 +277,12 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
       ->check(NumberIn<int>(1, 10000000));
   flags->sampler_option =
       app->add_option("--sampler", flags->sampler_kind,
-                      "standard (collapsed Gibbs, SparseLDA buckets; the exact reference), mh "
-                      "(collapsed Gibbs by Metropolis-Hastings steps, cost per token independent "
-                      "of K), warp (WarpLDA's cache-efficient MH layout, approximate), auto (warp "
-                      "for K >= 100 and documents of >= 100 tokens on average, else standard) or "
-                      "batched (the secure protocol's twin)")
+                      "auto (= sparse), sparse (the standard conditional over cache-compact "
+                      "counts: sorted per-term lists, or dense rows for K <= 32 and short "
+                      "documents; the fastest), standard (collapsed Gibbs, SparseLDA buckets; the "
+                      "exact reference), mh (collapsed Gibbs by Metropolis-Hastings steps), warp "
+                      "(WarpLDA's cache-efficient MH layout, approximate) or batched (the secure "
+                      "protocol's twin)")
           ->capture_default_str()
           ->check(CLI::IsMember({"auto", "standard", "sparse", "mh", "warp", "batched"}));
   app->add_option("--alpha", flags->sampler.alpha, "Document-topic Dirichlet prior")

@@ -2,7 +2,11 @@
 // that picks one by name:
 //   "standard"  CollapsedGibbsSampler (lda/collapsed_gibbs_sampler.h):
 //               sequential collapsed Gibbs, SparseLDA buckets; AD-LDA when
-//               run on more than one thread.
+//               run on more than one thread. The exact reference.
+//   "sparse"    SparseGibbsSampler (lda/sparse_gibbs_sampler.h): the same
+//               conditional over cache-compact counts (sorted lists or
+//               dense rows by K), threads on rotating term ranges; what
+//               "auto" picks.
 //   "mh"        MetropolisHastingsSampler (lda/metropolis_hastings_sampler.h):
 //               the same posterior reached by O(1) Metropolis-Hastings steps
 //               per token (LightLDA/WarpLDA proposals); AD-LDA on threads.
@@ -14,7 +18,7 @@
 //               plaintext twin, DESIGN.md section 4).
 // Samplers do not print; callers drive RunIteration() in a loop.
 //
-// Both samplers start from GibbsState::RandomTopics(corpus, K, seed) unless
+// Every sampler starts from GibbsState::RandomTopics(corpus, K, seed) unless
 // given initial topics, so with the same seed they start from the same state.
 //
 // Thread-safety: one caller at a time; RunIteration() uses the sampler's own
@@ -44,7 +48,7 @@ class LdaSampler {
 
   // One sweep: every token of the corpus is resampled once.
   virtual void RunIteration() = 0;
-  // "standard", "mh", "warp" or "batched".
+  // "standard", "sparse", "mh", "warp" or "batched".
   virtual std::string_view kind() const = 0;
 
   int iterations_done() const { return iterations_done_; }
@@ -89,7 +93,7 @@ class LdaSampler {
   std::unique_ptr<ThreadPool> pool_;  // null when single-threaded
 };
 
-// The sampler named `kind` ("auto", "standard", "mh", "warp" or "batched"; "auto" is
+// The sampler named `kind` ("auto", "standard", "sparse", "mh", "warp" or "batched"; "auto" is
 // AutoSamplerKind's choice; InvalidArgument naming
 // `kind` otherwise), started from random topics drawn from options.seed.
 // Errors of the samplers' Create() otherwise.
@@ -97,12 +101,9 @@ absl::StatusOr<std::unique_ptr<LdaSampler>> CreateSampler(std::string_view kind,
                                                           const Corpus& corpus,
                                                           const SamplerOptions& options);
 
-// "warp" when K >= kAutoWarpMinTopics and documents hold on average at least
-// kAutoWarpMinDocumentLength tokens (where SparseLDA's per-token cost, which
-// grows with min(K, document length), exceeds the warp sampler's), else
-// "standard".
-inline constexpr int kAutoWarpMinTopics = 100;
-inline constexpr double kAutoWarpMinDocumentLength = 100;
+// The sampler "auto" stands for: "sparse" (exact, and the fastest measured
+// at every K and corpus shape; it chooses its table layout by both, see
+// CountLayoutFor in lda/sparse_gibbs_sampler.h).
 std::string_view AutoSamplerKind(const Corpus& corpus, const SamplerOptions& options);
 
 }  // namespace pplda::lda

@@ -70,6 +70,12 @@ class SortedTopicCounts {
   std::span<const Entry> entries(TermId t) const {
     return {&entries_[heads_[t].begin], static_cast<size_t>(heads_[t].size)};
   }
+  // How many topics term t has (its list's length before the padding).
+  int32_t size(TermId t) const { return static_cast<int32_t>(heads_[t].size); }
+  // Index of topic k in term t's list, or size(t) when n_k(t) = 0.
+  int32_t IndexOf(TermId t, int k) const {
+    return Find(&entries_[heads_[t].begin], size(t), k);
+  }
   // The entries followed by sentinels up to a multiple of kListLanes.
   std::span<const Entry> padded_entries(TermId t) const {
     return {&entries_[heads_[t].begin], RoundUp(heads_[t].size)};

@@ -1,18 +1,30 @@
-// The "sparse" sampler: the standard sampler's exact collapsed Gibbs
-// conditional,
+// The "sparse" sampler: pplda's fast exact collapsed Gibbs sampler. Every
+// token is drawn from the standard sampler's conditional,
 //   p(z_i = k | rest) ∝ (n_k(t)^-i + beta) (n_m(k)^-i + alpha) / (n_k^-i + V beta),
-// drawn through the same SparseLDA buckets (collapsed_gibbs_sampler.h), with
-// the topic-term counts laid out for the cache: each term's non-zero topics
-// and counts packed into one short list sorted by count (SortedTopicCounts,
-// MALLET's layout), the next token's list prefetched. A token then touches
-// one or two cache lines of the topic-term table instead of a K-wide row at
-// the places of its non-zero topics, and the term bucket's draw usually stops
-// at the first entries. Same distribution as the standard sampler, not the
-// same draws (the buckets list topics in another order).
+// against counts laid out for the cache:
+//   - sorted lists (large K; SortedListSweep): each term's non-zero topics
+//     and counts packed into one short list sorted by count
+//     (SortedTopicCounts, MALLET's layout), drawn through SparseLDA's
+//     buckets (collapsed_gibbs_sampler.h), so a token costs O(topics of its
+//     term) and touches one or two cache lines of the table;
+//   - dense rows (small K and short documents; DenseRowSweep): the whole
+//     padded row of the term, four topics per vector, no data-dependent
+//     branch; weights in single precision (a probability off by at most
+//     about K 2^-24 of itself).
+// CountLayoutFor picks one by K and mean document length (measured:
+// docs/performance.md, "Plaintext sampler against WarpLDA").
 //
-// Threads: AD-LDA as in the standard sampler (document blocks, every block
-// sampling against its own copy of the counts, moves merged after each
-// iteration); deterministic given the seed and the thread count.
+// Threads: P threads, P contiguous document blocks (equal tokens) and P
+// contiguous term ranges (equal occurrences). An iteration is P sub-sweeps;
+// in sub-sweep s thread p resamples its block's tokens of term range
+// (p + s) mod P, so no two threads touch one term's counts at once and all
+// share one table (no per-thread copies, no merge). A document's counts are
+// its thread's own. Only the topic totals n_k are per thread during a
+// sub-sweep (merged after it): the one approximation, far smaller than
+// AD-LDA's stale topic-term counts (the standard sampler's on threads).
+// With one thread this is the exact sequential sampler. Deterministic given
+// the seed and the thread count. Tokens of a document are visited grouped
+// by term range (in reading order within a range).
 //
 // Thread-safety: see LdaSampler.
 #ifndef PPLDA_LDA_SPARSE_GIBBS_SAMPLER_H_
@@ -27,36 +39,50 @@
 
 namespace pplda::lda {
 
+enum class CountLayout { kAuto, kDenseRows, kSortedLists };
+
+// Dense rows when K <= kDenseRowsMaxTopics and documents hold fewer than
+// kDenseRowsMaxMeanLength tokens on average (short documents spread a
+// term over more topics, so its list is longer); sorted lists otherwise.
+inline constexpr int kDenseRowsMaxTopics = 32;
+inline constexpr double kDenseRowsMaxMeanLength = 100;
+CountLayout CountLayoutFor(const Corpus& corpus, int num_topics);
+
 class SparseGibbsSampler : public LdaSampler {
  public:
-  // Random initial topics from options.seed. InvalidArgument for options out
-  // of range (ValidateSamplerOptions) or an invalid or empty corpus.
+  // Random initial topics from options.seed, the layout of CountLayoutFor
+  // (or `layout` when not kAuto). InvalidArgument for options out of range
+  // (ValidateSamplerOptions) or an invalid or empty corpus.
   static absl::StatusOr<std::unique_ptr<SparseGibbsSampler>> Create(
-      const Corpus& corpus, const SamplerOptions& options);
+      const Corpus& corpus, const SamplerOptions& options, CountLayout layout = CountLayout::kAuto);
   // Starts from `initial_topics` (one topic in [0, K) per token).
   static absl::StatusOr<std::unique_ptr<SparseGibbsSampler>> Create(
       const Corpus& corpus, const SamplerOptions& options,
-      std::vector<std::vector<int>> initial_topics);
+      std::vector<std::vector<int>> initial_topics, CountLayout layout = CountLayout::kAuto);
 
   ~SparseGibbsSampler() override;
 
   void RunIteration() override;
   std::string_view kind() const override { return "sparse"; }
+  // kDenseRows or kSortedLists: the layout in use.
+  CountLayout layout() const { return layout_; }
 
-  // For tests: Internal error unless every block's lists and totals hold the
+  // For tests: Internal error unless the shared table and totals hold the
   // counts of z.
   absl::Status CheckConsistency() const;
 
-  class Engine;  // the sweep over one packed-entry width (sparse_gibbs_sampler.cc)
+  class Engine;  // the sub-sweeps over one table layout (sparse_gibbs_sampler.cc)
 
  private:
-  SparseGibbsSampler(const Corpus& corpus, const SamplerOptions& options, GibbsState state);
+  SparseGibbsSampler(const Corpus& corpus, const SamplerOptions& options, GibbsState state,
+                     CountLayout layout);
 
   std::string_view parallel_scheme() const override;
   void SyncState() const override;
 
+  CountLayout layout_;
   std::unique_ptr<Engine> engine_;
-  mutable bool state_current_ = true;  // state_'s topic-term table and totals
+  mutable bool state_current_ = true;  // state_'s z, tables and totals
 };
 
 }  // namespace pplda::lda

@@ -1,7 +1,9 @@
 // Throughput of the plaintext Gibbs samplers on the bundled SOTU slice
 // (data/sotu: sentence windows of <= 100 words, default preprocessing,
 // training split): tokens resampled per second against K, for the standard
-// (SparseLDA; AD-LDA on 2 threads) and the batched sampler, on 1 and 2
+// (SparseLDA; AD-LDA on 2 threads), the sparse (its layout by K: dense rows
+// up to K = 32 on these short documents, sorted lists above) and the
+// batched sampler, on 1 and 2
 // threads. Corpus loading and sampler creation (random initialisation) are
 // outside the timed region; each timed iteration is one RunIteration(),
 // preceded by 5 untimed burn-in iterations so the counts have the sparsity
@@ -68,6 +70,7 @@ void Args(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK_CAPTURE(BM_Sampler, standard, std::string("standard"))->Apply(Args);
+BENCHMARK_CAPTURE(BM_Sampler, sparse, std::string("sparse"))->Apply(Args);
 BENCHMARK_CAPTURE(BM_Sampler, batched, std::string("batched"))->Apply(Args);
 
 }  // namespace

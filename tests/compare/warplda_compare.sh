@@ -25,14 +25,14 @@
 # steps of mh and warp (--mh-steps), e.g. "standard warp:2 warp:8".
 #
 # Usage: tests/compare/warplda_compare.sh [--corpus brown|sotu|both] [--topics "20 200"]
-#        [--samplers "standard warp:2 warp:4 warp:8"] [--iterations 200] [--threads 2]
+#        [--samplers "sparse standard warp:2"] [--iterations 200] [--threads 2]
 #        [--repeats 3]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 corpora="brown sotu"
 topics="20 200"
-samplers="standard warp:2 warp:4 warp:8"
+samplers="sparse standard warp:2"
 iterations=200
 threads=2
 repeats=3

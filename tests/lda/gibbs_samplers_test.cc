@@ -202,29 +202,42 @@ TEST(SamplerDeterminismTest, StandardSamplerMovesTokens) {
 // shared table, each to its own term range in turn).
 TEST(SparseSamplerTest, SharedListsStayEqualToTheCountsOfZ) {
   const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 8).corpus;
-  for (int threads : {1, 2, 3, 5}) {
-    for (int k : {1, 3, 70}) {
-      auto s = SparseGibbsSampler::Create(c, Options(k, threads));
-      ASSERT_TRUE(s.ok());
-      for (int it = 0; it < 4; ++it) {
-        (*s)->RunIteration();
-        ASSERT_TRUE((*s)->CheckConsistency().ok())
-            << (*s)->CheckConsistency() << " threads " << threads << " K " << k;
+  for (const CountLayout layout : {CountLayout::kDenseRows, CountLayout::kSortedLists}) {
+    for (int threads : {1, 2, 3, 5}) {
+      for (int k : {1, 3, 9, 70}) {
+        auto s = SparseGibbsSampler::Create(c, Options(k, threads), layout);
+        ASSERT_TRUE(s.ok());
+        EXPECT_EQ((*s)->layout(), layout);
+        for (int it = 0; it < 4; ++it) {
+          (*s)->RunIteration();
+          ASSERT_TRUE((*s)->CheckConsistency().ok())
+              << (*s)->CheckConsistency() << " threads " << threads << " K " << k;
+        }
       }
     }
   }
 }
 
-TEST(CreateSamplerTest, AutoPicksWarpOnlyForManyTopicsAndLongDocuments) {
+TEST(CreateSamplerTest, AutoPicksTheSparseSamplerWhoseLayoutFollowsKAndDocumentLength) {
+  // Mean lengths 110 and 22.5 tokens, either side of kDenseRowsMaxMeanLength.
   const Corpus long_docs = model_testing::MakeSyntheticCorpus(5, 40, 4, 100, 120, 0.2, 3).corpus;
   const Corpus short_docs = model_testing::MakeSyntheticCorpus(5, 40, 20, 5, 40, 0.2, 3).corpus;
-  EXPECT_EQ(AutoSamplerKind(long_docs, Options(kAutoWarpMinTopics, 1)), "warp");
-  EXPECT_EQ(AutoSamplerKind(long_docs, Options(kAutoWarpMinTopics - 1, 1)), "standard");
-  EXPECT_EQ(AutoSamplerKind(short_docs, Options(500, 1)), "standard");
+  ASSERT_GE(long_docs.num_tokens(), kDenseRowsMaxMeanLength * long_docs.num_documents());
+  ASSERT_LT(short_docs.num_tokens(), kDenseRowsMaxMeanLength * short_docs.num_documents());
+  EXPECT_EQ(AutoSamplerKind(long_docs, Options(200, 1)), "sparse");
+  EXPECT_EQ(AutoSamplerKind(short_docs, Options(5, 1)), "sparse");
+  EXPECT_EQ(CountLayoutFor(short_docs, kDenseRowsMaxTopics), CountLayout::kDenseRows);
+  EXPECT_EQ(CountLayoutFor(short_docs, kDenseRowsMaxTopics + 1), CountLayout::kSortedLists);
+  EXPECT_EQ(CountLayoutFor(long_docs, 2), CountLayout::kSortedLists);
   auto s = Make("auto", long_docs, Options(200, 1));
   ASSERT_TRUE(s.ok()) << s.status();
-  EXPECT_EQ((*s)->kind(), "warp");
-  EXPECT_EQ((*s)->Model().metadata["sampler"], "warp");
+  EXPECT_EQ((*s)->kind(), "sparse");
+  EXPECT_EQ((*s)->Model().metadata["sampler"], "sparse");
+  auto dense = SparseGibbsSampler::Create(short_docs, Options(20, 1));
+  auto lists = SparseGibbsSampler::Create(long_docs, Options(20, 1));
+  ASSERT_TRUE(dense.ok() && lists.ok());
+  EXPECT_EQ((*dense)->layout(), CountLayout::kDenseRows);
+  EXPECT_EQ((*lists)->layout(), CountLayout::kSortedLists);
 }
 
 TEST(WarpSamplerTest, StepsOutOfItsRangeAreRefused) {

@@ -1,0 +1,230 @@
+// The sparse sampler's sweep for large K (sparse_gibbs_sampler.h): SparseLDA's
+// buckets (Yao, Mimno & McCallum, KDD 2009; notation of
+// collapsed_gibbs_sampler.h) over the term's packed sorted list
+// (SortedTopicCounts). Internal to the sampler.
+//
+// Invariant between tokens: the worker's coef, denom_inv, denom_inv_less
+// and the sums s_, r_ equal their formulas over the worker's totals and the
+// current document's counts.
+#ifndef PPLDA_LDA_SORTED_LIST_SWEEP_H_
+#define PPLDA_LDA_SORTED_LIST_SWEEP_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+
+#include "lda/corpus.h"
+#include "lda/sorted_topic_counts.h"
+#include "lda/sweep_worker.h"
+
+namespace pplda::lda {
+
+// One SparseLDA sweep (bucket notation of collapsed_gibbs_sampler.h) of some
+// tokens of a worker's documents against the shared lists and the worker's
+// totals.
+template <typename Entry>
+class SortedListSweep {
+ public:
+  SortedListSweep(SortedTopicCounts<Entry>& counts, SweepWorker& w, int num_terms, double alpha,
+                  double beta)
+      : counts_(counts), w_(w), k_(static_cast<int>(w.totals.size())), alpha_(alpha),
+        beta_(beta), v_beta_(num_terms * beta), alpha_beta_(alpha * beta) {
+    for (int k = 0; k < k_; ++k) {
+      w_.denom_inv[k] = 1.0 / (static_cast<double>(w_.totals[k]) + v_beta_);
+      w_.denom_inv_less[k] = InverseLess(w_.totals[k]);
+      w_.coef[k] = alpha_ * w_.denom_inv[k];
+      s_ += alpha_beta_ * w_.denom_inv[k];
+    }
+  }
+
+  // Resamples tokens [first, last) of a document whose assignments are
+  // doc_z (all its tokens; [first, last) is a part of it), terms `terms`.
+  void Document(std::span<const TermId> terms, std::span<int32_t> doc_z, size_t first,
+                size_t last) {
+    int32_t* ndk = w_.doc_counts.data();
+    BeginDocument(doc_z, ndk);
+    for (size_t i = first; i < last; ++i) {
+      const TermId t = terms[i];
+      // Heads far ahead, entries nearer (their head is in cache by then).
+      if (i + kHeadPrefetch < last) __builtin_prefetch(counts_.head_address(terms[i + kHeadPrefetch]));
+      if (i + kListPrefetch < last) __builtin_prefetch(counts_.list_address(terms[i + kListPrefetch]));
+      const int old_k = doc_z[i];
+      // The token leaves topic old_k in the document, the totals and the
+      // buckets; in its term's list only if it moves (Sample discounts it).
+      const Removal removal = Remove(old_k, ndk);
+      const Draw draw = Sample(t, old_k, ndk);
+      const int k = draw.topic;
+      if (k == old_k) {
+        Restore(old_k, removal, ndk);
+        continue;
+      }
+      FinishRemoval(old_k, ndk);
+      Add(k, ndk);
+      counts_.Transfer(t, draw.own_index, k, draw.index);
+      doc_z[i] = k;
+    }
+    EndDocument(ndk);
+  }
+
+ private:
+  // The document's counts, in the worker's K-wide scratch (cache-resident,
+  // unlike a row of the D x K table), and its topics in order of first
+  // appearance (deterministic, O(document length)).
+  void BeginDocument(std::span<const int32_t> doc_z, int32_t* ndk) {
+    r_ = 0;
+    num_doc_topics_ = 0;
+    for (const int k : doc_z) {
+      if (ndk[k]++ > 0) continue;
+      w_.doc_pos[k] = num_doc_topics_;
+      w_.doc_topics[num_doc_topics_++] = k;
+    }
+    for (int j = 0; j < num_doc_topics_; ++j) {
+      const int k = w_.doc_topics[j];
+      r_ += ndk[k] * beta_ * w_.denom_inv[k];
+      w_.coef[k] = (ndk[k] + alpha_) * w_.denom_inv[k];
+    }
+  }
+
+  void EndDocument(int32_t* ndk) {
+    for (int j = 0; j < num_doc_topics_; ++j) {
+      const int k = w_.doc_topics[j];
+      ndk[k] = 0;
+      w_.coef[k] = alpha_ * w_.denom_inv[k];
+      w_.doc_pos[k] = -1;
+    }
+  }
+
+  // What Remove changed, so that a token drawn back into its topic costs no
+  // division and leaves the sums exactly as they were.
+  struct Removal {
+    double s, r, denom_inv, coef;
+  };
+
+  // 1 / (n - 1 + V beta) for a topic of n tokens (0 when n = 0: never read).
+  double InverseLess(int64_t n) const {
+    return n > 0 ? 1.0 / (static_cast<double>(n - 1) + v_beta_) : 0.0;
+  }
+
+  // Takes one token out of topic k of the document and the totals. The
+  // topic stays on the document's list until FinishRemoval (with weight 0 in
+  // the document bucket if its count reached 0).
+  Removal Remove(int k, int32_t* ndk) {
+    const Removal before{s_, r_, w_.denom_inv[k], w_.coef[k]};
+    s_ -= alpha_beta_ * before.denom_inv;
+    r_ -= ndk[k] * beta_ * before.denom_inv;
+    --ndk[k];
+    --w_.totals[k];
+    const double inv = w_.denom_inv_less[k];
+    w_.denom_inv[k] = inv;
+    s_ += alpha_beta_ * inv;
+    r_ += ndk[k] * beta_ * inv;
+    w_.coef[k] = (ndk[k] + alpha_) * inv;
+    return before;
+  }
+
+  // Undoes Remove(k) when the token is drawn back into topic k.
+  void Restore(int k, const Removal& before, int32_t* ndk) {
+    ++ndk[k];
+    ++w_.totals[k];
+    w_.denom_inv[k] = before.denom_inv;
+    w_.coef[k] = before.coef;
+    s_ = before.s;
+    r_ = before.r;
+  }
+
+  // Completes Remove(k) when the token moves to another topic.
+  void FinishRemoval(int k, const int32_t* ndk) {
+    w_.denom_inv_less[k] = InverseLess(w_.totals[k]);
+    if (ndk[k] > 0) return;
+    const int32_t pos = w_.doc_pos[k];
+    const int32_t last = w_.doc_topics[--num_doc_topics_];
+    w_.doc_topics[pos] = last;
+    w_.doc_pos[last] = pos;
+    w_.doc_pos[k] = -1;
+    if (num_doc_topics_ == 0) r_ = 0;
+  }
+
+  // Adds one token to topic k of the document and the totals.
+  void Add(int k, int32_t* ndk) {
+    const double old_inv = w_.denom_inv[k];
+    s_ -= alpha_beta_ * old_inv;
+    r_ -= ndk[k] * beta_ * old_inv;
+    ++ndk[k];
+    ++w_.totals[k];
+    const double inv = 1.0 / (static_cast<double>(w_.totals[k]) + v_beta_);
+    w_.denom_inv_less[k] = old_inv;
+    w_.denom_inv[k] = inv;
+    s_ += alpha_beta_ * inv;
+    r_ += ndk[k] * beta_ * inv;
+    w_.coef[k] = (ndk[k] + alpha_) * inv;
+    if (ndk[k] == 1) {
+      w_.doc_pos[k] = num_doc_topics_;
+      w_.doc_topics[num_doc_topics_++] = k;
+    }
+  }
+
+  // A topic drawn and where it came from: its index in the term's list when
+  // drawn from the term bucket (else -1), and the index of the token's own
+  // topic there (always present: the list still counts the token).
+  struct Draw {
+    int topic;
+    int32_t index;
+    int32_t own_index;
+  };
+
+  // A draw from the conditional; the term's list still counts the token
+  // under `own_topic`, which is discounted here. The term bucket is summed
+  // and searched over whole groups of kListLanes entries (the padding
+  // weighs 0: sentinel topic K, coef[K] = 0), and the search counts the
+  // running sums at or below the draw instead of stopping at the first one
+  // above it: loops whose trip counts change little between tokens, where
+  // data-dependent exits would cost a mispredicted branch each.
+  Draw Sample(TermId t, int own_topic, const int32_t* ndk) {
+    const std::span<const Entry> list = counts_.padded_entries(t);
+    const int32_t n = static_cast<int32_t>(list.size());
+    double* running = w_.q_weight.data();
+    double q = 0;
+    int32_t own_index = -1;
+    for (int32_t j = 0; j < n; ++j) {
+      const int k = counts_.topic(list[j]);
+      const int64_t count = counts_.count(list[j]) - (k == own_topic ? 1 : 0);
+      q += static_cast<double>(count) * w_.coef[k];
+      running[j] = q;
+      own_index = k == own_topic ? j : own_index;
+    }
+    double u = w_.rng.Uniform() * (s_ + r_ + q);
+    if (u < q) {
+      int32_t index = 0;
+      for (int32_t j = 0; j < n; ++j) index += running[j] <= u ? 1 : 0;
+      return {counts_.topic(list[index]), index, own_index};
+    }
+    u -= q;
+    if (u < r_ && num_doc_topics_ > 0) {
+      for (int i = 0; i + 1 < num_doc_topics_; ++i) {
+        const int k = w_.doc_topics[i];
+        u -= ndk[k] * beta_ * w_.denom_inv[k];
+        if (u < 0) return {k, -1, own_index};
+      }
+      return {w_.doc_topics[num_doc_topics_ - 1], -1, own_index};
+    }
+    u = std::max(0.0, u - r_);
+    for (int k = 0; k + 1 < k_; ++k) {
+      u -= alpha_beta_ * w_.denom_inv[k];
+      if (u < 0) return {k, -1, own_index};
+    }
+    return {k_ - 1, -1, own_index};
+  }
+
+  SortedTopicCounts<Entry>& counts_;
+  SweepWorker& w_;
+  const int k_;
+  const double alpha_, beta_, v_beta_, alpha_beta_;
+  double s_ = 0;  // sum_k s_k
+  double r_ = 0;  // sum_k r_k for the current document
+  int32_t num_doc_topics_ = 0;
+};
+
+
+}  // namespace pplda::lda
+
+#endif  // PPLDA_LDA_SORTED_LIST_SWEEP_H_

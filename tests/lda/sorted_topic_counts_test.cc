@@ -1,0 +1,133 @@
+// SortedTopicCounts against a plain dense table under random updates: the
+// lists hold exactly the non-zero counts, in the canonical order, padded
+// with sentinels; two tables with equal counts are equal whatever the order
+// of the updates; FitsIn bounds the packed counts.
+#include "lda/sorted_topic_counts.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "lda/random.h"
+#include "lda/term_topic_counts.h"
+
+namespace pplda::lda {
+namespace {
+
+constexpr int kTerms = 6;
+
+// Dense reference counts and the table built from them.
+struct Fixture {
+  Fixture(int k, std::vector<int32_t> frequency) : num_topics(k), freq(std::move(frequency)),
+      dense(k, freq) {}
+  int num_topics;
+  std::vector<int32_t> freq;
+  TermTopicCounts dense;
+};
+
+template <typename Entry>
+void ExpectListsMatch(const SortedTopicCounts<Entry>& lists, const TermTopicCounts& dense,
+                      int k) {
+  for (TermId t = 0; t < dense.num_terms(); ++t) {
+    const auto entries = lists.entries(t);
+    int nonzero = 0;
+    for (int topic = 0; topic < k; ++topic) nonzero += dense.count(t, topic) > 0 ? 1 : 0;
+    ASSERT_EQ(static_cast<int>(entries.size()), nonzero) << "term " << t;
+    ASSERT_EQ(lists.size(t), nonzero);
+    for (size_t j = 0; j < entries.size(); ++j) {
+      EXPECT_EQ(lists.count(entries[j]), dense.count(t, lists.topic(entries[j])));
+      if (j > 0) EXPECT_GT(entries[j - 1], entries[j]) << "not strictly decreasing";
+    }
+    const auto padded = lists.padded_entries(t);
+    EXPECT_EQ(padded.size() % kListLanes, 0u);
+    for (size_t j = entries.size(); j < padded.size(); ++j) {
+      EXPECT_EQ(lists.topic(padded[j]), k) << "padding is not the sentinel";
+      EXPECT_EQ(lists.count(padded[j]), 0);
+    }
+  }
+}
+
+template <typename Entry>
+void RandomUpdatesKeepTheListsEqualToTheCounts() {
+  for (const int k : {1, 2, 5, 64, 300}) {
+    Fixture f(k, {1, 3, 7, 40, 200, 1000});
+    // Every token starts in topic (token index mod k).
+    std::vector<std::vector<int>> topic(kTerms);
+    for (TermId t = 0; t < kTerms; ++t) {
+      for (int i = 0; i < f.freq[t]; ++i) {
+        topic[t].push_back(i % k);
+        f.dense.Increment(t, i % k);
+      }
+    }
+    SortedTopicCounts<Entry> lists(f.dense, f.freq);
+    ExpectListsMatch(lists, f.dense, k);
+    Rng rng(static_cast<uint64_t>(k));
+    for (int step = 0; step < 20000; ++step) {
+      const TermId t = static_cast<TermId>(rng.Next() % kTerms);
+      const int i = static_cast<int>(rng.Next() % f.freq[t]);
+      const int from = topic[t][i];
+      // Skewed targets, so that some counts grow large and others reach 0.
+      const int to = static_cast<int>((rng.Next() % k) * (rng.Next() % 2) % k);
+      if (to == from) continue;
+      switch (step % 3) {
+        case 0:
+          lists.Decrement(t, from);
+          lists.Increment(t, to);
+          break;
+        case 1:  // both indices known
+          lists.Transfer(t, lists.IndexOf(t, from), to, lists.IndexOf(t, to) < lists.size(t)
+                                                          ? lists.IndexOf(t, to) : -1);
+          break;
+        default:  // the target found by the table
+          lists.Transfer(t, lists.IndexOf(t, from), to, -1);
+      }
+      f.dense.Decrement(t, from);
+      f.dense.Increment(t, to);
+      topic[t][i] = to;
+      if (step % 997 == 0) ExpectListsMatch(lists, f.dense, k);
+    }
+    ExpectListsMatch(lists, f.dense, k);
+    // The order is a function of the counts: a table built afresh is equal.
+    EXPECT_TRUE(lists == SortedTopicCounts<Entry>(f.dense, f.freq));
+    TermTopicCounts copy(k, f.freq);
+    lists.CopyTo(copy);
+    for (TermId t = 0; t < kTerms; ++t) {
+      for (int topic_k = 0; topic_k < k; ++topic_k) {
+        EXPECT_EQ(copy.count(t, topic_k), f.dense.count(t, topic_k));
+      }
+      const int32_t at = lists.IndexOf(t, 0);
+      EXPECT_EQ(at < lists.size(t) ? lists.count(lists.entries(t)[at]) : 0, f.dense.count(t, 0));
+    }
+  }
+}
+
+TEST(SortedTopicCountsTest, RandomUpdatesKeepThe32BitListsEqualToTheCounts) {
+  RandomUpdatesKeepTheListsEqualToTheCounts<uint32_t>();
+}
+
+TEST(SortedTopicCountsTest, RandomUpdatesKeepThe64BitListsEqualToTheCounts) {
+  RandomUpdatesKeepTheListsEqualToTheCounts<uint64_t>();
+}
+
+TEST(SortedTopicCountsTest, TableWithDifferentCountsIsNotEqual) {
+  Fixture f(4, {3, 3});
+  f.dense.Increment(0, 1);
+  f.dense.Increment(1, 2);
+  SortedTopicCounts<uint32_t> a(f.dense, f.freq);
+  a.Increment(0, 3);
+  EXPECT_FALSE(a == SortedTopicCounts<uint32_t>(f.dense, f.freq));
+}
+
+TEST(SortedTopicCountsTest, FitsInLeavesRoomForTheSentinelTopicAndTheCounts) {
+  // K = 255 needs 8 topic bits (topics 0..254 and the sentinel 255): 24 bits
+  // of count in 32-bit entries.
+  EXPECT_EQ(SortedTopicCounts<uint32_t>::TopicBits(255), 8);
+  EXPECT_EQ(SortedTopicCounts<uint32_t>::TopicBits(256), 9);
+  EXPECT_TRUE(SortedTopicCounts<uint32_t>::FitsIn(255, (int64_t{1} << 24) - 1));
+  EXPECT_FALSE(SortedTopicCounts<uint32_t>::FitsIn(255, int64_t{1} << 24));
+  EXPECT_FALSE(SortedTopicCounts<uint32_t>::FitsIn(65535, int64_t{1} << 16));
+  EXPECT_TRUE(SortedTopicCounts<uint64_t>::FitsIn(65535, int64_t{1} << 40));
+}
+
+}  // namespace
+}  // namespace pplda::lda
