@@ -53,7 +53,9 @@ class LdaSampler {
 
   int iterations_done() const { return iterations_done_; }
   // log p(w, z), the collapsed joint (GibbsState), for progress and traces.
-  double LogLikelihood() const;
+  // Virtual: a sampler holding its counts in its own layout may compute it
+  // there, without bringing state() up to date.
+  virtual double LogLikelihood() const;
   // Counts, alpha, beta, vocabulary, and metadata: sampler, iterations,
   // seed, threads, parallel scheme, documents, tokens (and mh_steps for mh).
   LdaModel Model() const;

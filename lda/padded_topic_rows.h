@@ -9,6 +9,7 @@
 #define PPLDA_LDA_PADDED_TOPIC_ROWS_H_
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -43,6 +44,16 @@ class PaddedTopicRows {
       std::copy(row(t), row(t) + num_topics_, dense.mutable_row(t));
     }
     dense.RebuildNonzeroLists(0, dense.num_terms());
+  }
+
+  // sum over non-zero counts c of lgamma(c + beta) - lgamma(beta).
+  double SumLogGammaOfCounts(double beta) const {
+    const double lg_beta = std::lgamma(beta);
+    double sum = 0;
+    for (const int32_t c : counts_) {
+      if (c > 0) sum += std::lgamma(static_cast<double>(c) + beta) - lg_beta;
+    }
+    return sum;
   }
 
   bool operator==(const PaddedTopicRows& other) const { return counts_ == other.counts_; }

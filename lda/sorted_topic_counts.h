@@ -18,6 +18,7 @@
 #define PPLDA_LDA_SORTED_TOPIC_COUNTS_H_
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -133,6 +134,18 @@ class SortedTopicCounts {
     }
     list[to_index] += Entry{1} << topic_bits_;
     for (i = to_index; i > 0 && list[i - 1] < list[i]; --i) std::swap(list[i - 1], list[i]);
+  }
+
+  // sum over non-zero counts c of lgamma(c + beta) - lgamma(beta).
+  double SumLogGammaOfCounts(double beta) const {
+    const double lg_beta = std::lgamma(beta);
+    double sum = 0;
+    for (size_t t = 0; t < heads_.size(); ++t) {
+      for (const Entry e : entries(static_cast<TermId>(t))) {
+        sum += std::lgamma(static_cast<double>(count(e)) + beta) - lg_beta;
+      }
+    }
+    return sum;
   }
 
   // Writes the counts into `dense` (same V and K; other cells zeroed).

@@ -1,6 +1,7 @@
 #include "lda/sparse_gibbs_sampler.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <utility>
 
@@ -25,6 +26,8 @@ class SparseGibbsSampler::Engine {
   virtual void WriteState(GibbsState& state) const = 0;
   // Internal error unless the lists and totals hold the counts of state's z.
   virtual absl::Status CheckLists(const GibbsState& state) const = 0;
+  // log p(w, z) (GibbsState's formula) from the engine's own counts.
+  virtual double LogLikelihood() const = 0;
 };
 
 namespace {
@@ -54,8 +57,9 @@ template <typename Table, typename SweepOf>
 class EngineOf : public SparseGibbsSampler::Engine {
  public:
   EngineOf(const GibbsState& state, const SamplerOptions& options, int parts)
-      : alpha_(options.alpha), beta_(options.beta), parts_(parts),
-        counts_(state.term_topic, state.TermFrequencies()), totals_(state.topic_totals) {
+      : alpha_(options.alpha), beta_(options.beta), num_terms_(state.num_terms),
+        parts_(parts), counts_(state.term_topic, state.TermFrequencies()),
+        totals_(state.topic_totals) {
     const std::vector<int32_t> doc_bounds = DocumentBlockBoundaries(state, parts);
     const std::vector<TermId> term_bounds = TermRangeBoundaries(state.TermFrequencies(), parts);
     const int k = state.num_topics;
@@ -133,6 +137,33 @@ class EngineOf : public SparseGibbsSampler::Engine {
     }
   }
 
+  double LogLikelihood() const override {
+    const int k = static_cast<int>(totals_.size());
+    const double v_beta = num_terms_ * beta_, k_alpha = k * alpha_;
+    double ll = counts_.SumLogGammaOfCounts(beta_);
+    for (int topic = 0; topic < k; ++topic) {
+      ll += std::lgamma(v_beta) - std::lgamma(static_cast<double>(totals_[topic]) + v_beta);
+    }
+    const double lg_alpha = std::lgamma(alpha_);
+    std::vector<int32_t> doc_counts(k, 0);
+    std::vector<int32_t> seen;
+    const int32_t d = static_cast<int32_t>(segment_.size() / (parts_ + 1));
+    for (int32_t m = 0; m < d; ++m) {
+      const size_t row = static_cast<size_t>(m) * (parts_ + 1);
+      seen.clear();
+      for (int64_t n = segment_[row]; n < segment_[row + parts_]; ++n) {
+        if (doc_counts[z_[n]]++ == 0) seen.push_back(z_[n]);
+      }
+      const double length = static_cast<double>(segment_[row + parts_] - segment_[row]);
+      ll += std::lgamma(k_alpha) - std::lgamma(length + k_alpha);
+      for (const int32_t topic : seen) {
+        ll += std::lgamma(doc_counts[topic] + alpha_) - lg_alpha;
+        doc_counts[topic] = 0;
+      }
+    }
+    return ll;
+  }
+
   absl::Status CheckLists(const GibbsState& state) const override {
     if (totals_ != state.topic_totals) {
       return absl::InternalError("topic totals differ from the counts of z");
@@ -158,6 +189,7 @@ class EngineOf : public SparseGibbsSampler::Engine {
   }
 
   const double alpha_, beta_;
+  const int32_t num_terms_;
   const int parts_;
   Table counts_;  // shared: workers touch disjoint terms
   std::vector<int64_t> totals_;      // n_k between sub-sweeps
@@ -238,6 +270,8 @@ void SparseGibbsSampler::SyncState() const {
   engine_->WriteState(state_);
   state_current_ = true;
 }
+
+double SparseGibbsSampler::LogLikelihood() const { return engine_->LogLikelihood(); }
 
 absl::Status SparseGibbsSampler::CheckConsistency() const {
   SyncState();

@@ -64,6 +64,9 @@ class SparseGibbsSampler : public LdaSampler {
 
   void RunIteration() override;
   std::string_view kind() const override { return "sparse"; }
+  // From the shared table, totals and assignments directly (state() is not
+  // brought up to date: that costs O(V K + D K) per call).
+  double LogLikelihood() const override;
   // kDenseRows or kSortedLists: the layout in use.
   CountLayout layout() const { return layout_; }
 

@@ -210,8 +210,11 @@ TEST(SparseSamplerTest, SharedListsStayEqualToTheCountsOfZ) {
         EXPECT_EQ((*s)->layout(), layout);
         for (int it = 0; it < 4; ++it) {
           (*s)->RunIteration();
+          // Computed from the engine's own counts, before any sync.
+          const double ll = (*s)->LogLikelihood();
           ASSERT_TRUE((*s)->CheckConsistency().ok())
               << (*s)->CheckConsistency() << " threads " << threads << " K " << k;
+          EXPECT_NEAR(ll, (*s)->state().LogLikelihood(0.3, 0.05), 1e-9 * std::abs(ll));
         }
       }
     }
