@@ -18,8 +18,9 @@
 # optional topic-assignment and top-word dumps are switched off). Each model
 # is scored by pplda's own evaluator (held-out perplexity by document
 # completion with seed 1, UMass coherence over the top 10 words). REPEATS
-# runs of each (pplda with seeds 1..REPEATS); the table gives the median
-# time and the mean perplexity and coherence over the runs.
+# runs of each (pplda with seeds 1..REPEATS), interleaved (each repeat runs
+# WarpLDA and then every pplda sampler); the table gives the median time and
+# the mean perplexity and coherence over the runs.
 #
 # Samplers are pplda sampler names, with ":STEPS" for the Metropolis-Hastings
 # steps of mh and warp (--mh-steps), e.g. "standard warp:2 warp:8".
@@ -151,15 +152,28 @@ for corpus in $corpora; do
   dir=$scratch/$corpus
   for k in $topics; do
     alpha_sum=$(python3 -c "print(0.1 * $k)")
-    warp_times=()
+    # Runs are interleaved (repeat r runs WarpLDA, then every pplda sampler),
+    # so that a slower or faster spell of a shared host weighs on all alike.
+    declare -A times=()
     for r in $(seq "$repeats"); do
       start=$(now)
       (cd "$dir" && OMP_NUM_THREADS=$threads "$warp/warplda" --prefix train --k "$k" \
         --alpha "$alpha_sum" --beta 0.01 --niter "$iterations" --dumpz=false --writeinfo=false \
         --model "warp-k$k-r$r.model" >"warp-k$k-r$r.log")
-      warp_times+=("$(python3 -c "print($(now) - $start)")")
+      times[warplda]+="$(python3 -c "print($(now) - $start)") "
+      for spec in $samplers; do
+        sampler=${spec%%:*}
+        steps_args=()
+        [ "$spec" != "$sampler" ] && steps_args=(--mh-steps "${spec#*:}")
+        start=$(now)
+        "$pplda" --quiet train --input "$dir/prepared" --sampler "$sampler" "${steps_args[@]}" \
+          --topics "$k" --alpha 0.1 --beta 0.01 --iterations "$iterations" --threads "$threads" \
+          --seed "$r" --no-evaluate --out "$dir/pplda-$spec-k$k-r$r.json" >/dev/null
+        times[$spec]+="$(python3 -c "print($(now) - $start)") "
+      done
     done
-    warp_median=$(median "${warp_times[@]}")
+    # shellcheck disable=SC2086
+    warp_median=$(median ${times[warplda]})
     models=()
     for r in $(seq "$repeats"); do
       warp_to_json "$dir/warp-k$k-r$r.model" "$dir/train.vocab" "$dir/prepared" \
@@ -171,25 +185,17 @@ for corpus in $corpora; do
       "$corpus" "$k" "$iterations" "$threads" "$warp_median" "$ppl" "$coh" | tee -a "$table"
     for spec in $samplers; do
       sampler=${spec%%:*}
-      steps_args=(); label=$sampler
-      if [ "$spec" != "$sampler" ]; then
-        steps_args=(--mh-steps "${spec#*:}"); label="$sampler, ${spec#*:} steps"
-      fi
-      times=()
-      for r in $(seq "$repeats"); do
-        start=$(now)
-        "$pplda" --quiet train --input "$dir/prepared" --sampler "$sampler" "${steps_args[@]}" \
-          --topics "$k" --alpha 0.1 --beta 0.01 --iterations "$iterations" --threads "$threads" \
-          --seed "$r" --no-evaluate --out "$dir/pplda-$spec-k$k-r$r.json" >/dev/null
-        times+=("$(python3 -c "print($(now) - $start)")")
-      done
-      med=$(median "${times[@]}")
+      label=$sampler
+      [ "$spec" != "$sampler" ] && label="$sampler, ${spec#*:} steps"
+      # shellcheck disable=SC2086
+      med=$(median ${times[$spec]})
       models=(); for r in $(seq "$repeats"); do models+=("$dir/pplda-$spec-k$k-r$r.json"); done
       read -r ppl coh < <(evaluate_mean "$dir/prepared" "${models[@]}")
       ratio=$(python3 -c "print('%.2f' % ($med / $warp_median))")
       printf '| %s | %s | pplda %s (%s it., %s threads) | %.2f | %s | %s | %s |\n' \
         "$corpus" "$k" "$label" "$iterations" "$threads" "$med" "$ratio" "$ppl" "$coh" | tee -a "$table"
     done
+    unset times
   done
 done
 echo "table: $table"
