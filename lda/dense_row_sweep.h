@@ -27,12 +27,12 @@ static_assert(kTopicLanes == 4, "the prefix sums below are written for 4 lanes")
 // about K 2^-24 of itself.
 class DenseRowSweep {
  public:
-  DenseRowSweep(PaddedTopicRows& rows, SweepWorker& w, int num_terms, double alpha, double beta)
+  DenseRowSweep(PaddedTopicRows& rows, SweepWorker& w, int /*num_terms*/, double alpha, double beta)
       : rows_(rows), w_(w), k_(static_cast<int>(w.totals.size())), stride_(rows.stride()),
-        alpha_(alpha), beta_(static_cast<float>(beta)), v_beta_(num_terms * beta) {
+        alpha_(alpha), beta_(static_cast<float>(beta)) {
     for (int k = 0; k < k_; ++k) {
-      w_.denom_inv[k] = 1.0 / (static_cast<double>(w_.totals[k]) + v_beta_);
-      w_.denom_inv_less[k] = InverseLess(w_.totals[k]);
+      w_.denom_inv[k] = (*w_.reciprocal)(w_.totals[k]);
+      w_.denom_inv_less[k] = w_.reciprocal->Less(w_.totals[k]);
     }
   }
 
@@ -64,12 +64,12 @@ class DenseRowSweep {
         weight[old_k] = saved_weight;
         continue;
       }
-      w_.denom_inv_less[old_k] = InverseLess(w_.totals[old_k]);
+      w_.denom_inv_less[old_k] = w_.reciprocal->Less(w_.totals[old_k]);
       ++row[k];
       ++ndk[k];
       ++w_.totals[k];
       w_.denom_inv_less[k] = w_.denom_inv[k];
-      w_.denom_inv[k] = 1.0 / (static_cast<double>(w_.totals[k]) + v_beta_);
+      w_.denom_inv[k] = (*w_.reciprocal)(w_.totals[k]);
       weight[k] = DocWeight(ndk[k], w_.denom_inv[k]);
       doc_z[i] = k;
     }
@@ -79,9 +79,6 @@ class DenseRowSweep {
  private:
   float DocWeight(int32_t n, double inv) const {
     return static_cast<float>((n + alpha_) * inv);
-  }
-  double InverseLess(int64_t n) const {
-    return n > 0 ? 1.0 / (static_cast<double>(n - 1) + v_beta_) : 0.0;
   }
 
   int Draw(const int32_t* row, const float* weight) {
@@ -117,7 +114,6 @@ class DenseRowSweep {
   const int k_, stride_;
   const double alpha_;
   const float beta_;
-  const double v_beta_;
 };
 
 }  // namespace pplda::lda

@@ -25,13 +25,13 @@ namespace pplda::lda {
 template <typename Entry>
 class SortedListSweep {
  public:
-  SortedListSweep(SortedTopicCounts<Entry>& counts, SweepWorker& w, int num_terms, double alpha,
+  SortedListSweep(SortedTopicCounts<Entry>& counts, SweepWorker& w, int /*num_terms*/, double alpha,
                   double beta)
       : counts_(counts), w_(w), k_(static_cast<int>(w.totals.size())), alpha_(alpha),
-        beta_(beta), v_beta_(num_terms * beta), alpha_beta_(alpha * beta) {
+        beta_(beta), alpha_beta_(alpha * beta) {
     for (int k = 0; k < k_; ++k) {
-      w_.denom_inv[k] = 1.0 / (static_cast<double>(w_.totals[k]) + v_beta_);
-      w_.denom_inv_less[k] = InverseLess(w_.totals[k]);
+      w_.denom_inv[k] = (*w_.reciprocal)(w_.totals[k]);
+      w_.denom_inv_less[k] = w_.reciprocal->Less(w_.totals[k]);
       w_.coef[k] = alpha_ * w_.denom_inv[k];
       s_ += alpha_beta_ * w_.denom_inv[k];
     }
@@ -100,10 +100,6 @@ class SortedListSweep {
     double s, r, denom_inv, coef;
   };
 
-  // 1 / (n - 1 + V beta) for a topic of n tokens (0 when n = 0: never read).
-  double InverseLess(int64_t n) const {
-    return n > 0 ? 1.0 / (static_cast<double>(n - 1) + v_beta_) : 0.0;
-  }
 
   // Takes one token out of topic k of the document and the totals. The
   // topic stays on the document's list until FinishRemoval (with weight 0 in
@@ -134,7 +130,7 @@ class SortedListSweep {
 
   // Completes Remove(k) when the token moves to another topic.
   void FinishRemoval(int k, const int32_t* ndk) {
-    w_.denom_inv_less[k] = InverseLess(w_.totals[k]);
+    w_.denom_inv_less[k] = w_.reciprocal->Less(w_.totals[k]);
     if (ndk[k] > 0) return;
     const int32_t pos = w_.doc_pos[k];
     const int32_t last = w_.doc_topics[--num_doc_topics_];
@@ -151,7 +147,7 @@ class SortedListSweep {
     r_ -= ndk[k] * beta_ * old_inv;
     ++ndk[k];
     ++w_.totals[k];
-    const double inv = 1.0 / (static_cast<double>(w_.totals[k]) + v_beta_);
+    const double inv = (*w_.reciprocal)(w_.totals[k]);
     w_.denom_inv_less[k] = old_inv;
     w_.denom_inv[k] = inv;
     s_ += alpha_beta_ * inv;
@@ -218,7 +214,7 @@ class SortedListSweep {
   SortedTopicCounts<Entry>& counts_;
   SweepWorker& w_;
   const int k_;
-  const double alpha_, beta_, v_beta_, alpha_beta_;
+  const double alpha_, beta_, alpha_beta_;
   double s_ = 0;  // sum_k s_k
   double r_ = 0;  // sum_k r_k for the current document
   int32_t num_doc_topics_ = 0;

@@ -59,13 +59,14 @@ class EngineOf : public SparseGibbsSampler::Engine {
   EngineOf(const GibbsState& state, const SamplerOptions& options, int parts)
       : alpha_(options.alpha), beta_(options.beta), num_terms_(state.num_terms),
         parts_(parts), counts_(state.term_topic, state.TermFrequencies()),
-        totals_(state.topic_totals) {
+        totals_(state.topic_totals), reciprocal_(state.num_terms * options.beta, state.num_tokens) {
     const std::vector<int32_t> doc_bounds = DocumentBlockBoundaries(state, parts);
     const std::vector<TermId> term_bounds = TermRangeBoundaries(state.TermFrequencies(), parts);
     const int k = state.num_topics;
     const int padded = (k + kTopicLanes - 1) / kTopicLanes * kTopicLanes;
     for (int p = 0; p < parts; ++p) {
       auto w = std::make_unique<SweepWorker>();
+      w->reciprocal = &reciprocal_;
       w->doc_begin = doc_bounds[p];
       w->doc_end = doc_bounds[p + 1];
       w->rng = Rng::ForStream(options.seed, kSparseStreams, p);
@@ -193,6 +194,7 @@ class EngineOf : public SparseGibbsSampler::Engine {
   const int parts_;
   Table counts_;  // shared: workers touch disjoint terms
   std::vector<int64_t> totals_;      // n_k between sub-sweeps
+  const ReciprocalTable reciprocal_;
   std::vector<std::unique_ptr<SweepWorker>> workers_;
   // Tokens regrouped: document m's tokens of term range g are entries
   // [segment_[m (P+1) + g], segment_[m (P+1) + g + 1]) of terms_ and z_;

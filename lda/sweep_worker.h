@@ -9,12 +9,15 @@
 #include <vector>
 
 #include "lda/random.h"
+#include "lda/reciprocal_table.h"
 
 namespace pplda::lda {
+
 
 struct SweepWorker {
   int32_t doc_begin = 0, doc_end = 0;  // this thread's document block
   Rng rng{0};
+  const ReciprocalTable* reciprocal = nullptr;  // the engine's
   std::vector<int64_t> totals;        // n_k as this thread sees it
   std::vector<double> denom_inv;      // 1 / (n_k + V beta)
   std::vector<double> denom_inv_less; // 1 / (n_k - 1 + V beta), 0 when n_k = 0
