@@ -279,7 +279,7 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
       app->add_option("--sampler", flags->sampler_kind,
                       "auto (= sparse), sparse (the standard conditional over cache-compact "
                       "counts: sorted per-term lists, or dense rows for K <= 32 and short "
-                      "documents; the fastest), standard (collapsed Gibbs, SparseLDA buckets; the "
+                      "documents; the fastest at the standard sampler's quality), standard (collapsed Gibbs, SparseLDA buckets; the "
                       "exact reference), mh (collapsed Gibbs by Metropolis-Hastings steps), warp "
                       "(WarpLDA's cache-efficient MH layout, approximate) or batched (the secure "
                       "protocol's twin)")
@@ -301,8 +301,8 @@ void AddTrainCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run)
       ->capture_default_str()
       ->check(NumberIn<int>(0, kMaxThreadsFlag));
   app->add_option("--mh-steps", flags->sampler.mh_steps,
-                  "Metropolis-Hastings steps per token per iteration (--sampler mh: 1-64; warp, "
-                  "and auto when it picks warp: 2-8)")
+                  "Metropolis-Hastings steps per token per iteration (--sampler mh: 1-64; "
+                  "warp: 2-8)")
       ->capture_default_str()
       ->check(NumberIn<int>(1, lda::kMaxMetropolisSteps));
   app->add_option("--out,-o", flags->out, "Model file to write (JSON)")->capture_default_str();

@@ -13,10 +13,13 @@
 // reader may take whole groups of kListLanes (padded_entries). Counts stay
 // below 2^(bits of Entry - topic bits) (FitsIn checks that before use).
 //
-// Thread-safety: none; each sampler thread owns its copy.
+// Thread-safety: updates and reads of different terms may run at once (each
+// term's head and entries are its own memory); calls on one term may not.
+// Construction, CopyTo and == must not overlap with updates.
 #ifndef PPLDA_LDA_SORTED_TOPIC_COUNTS_H_
 #define PPLDA_LDA_SORTED_TOPIC_COUNTS_H_
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -50,7 +53,7 @@ class SortedTopicCounts {
         sentinel_(static_cast<Entry>(dense.num_topics())),
         heads_(frequency.size()) {
     const int k = dense.num_topics();
-    uint64_t next = 0;
+    uint64_t next = 0;  // < tokens + 3 V < 2^40 (GibbsState: tokens < 2^31)
     for (size_t t = 0; t < frequency.size(); ++t) {
       heads_[t].begin = next;
       next += RoundUp(std::min<int64_t>(k, frequency[t]));
@@ -58,7 +61,7 @@ class SortedTopicCounts {
     entries_.assign(next, sentinel_);
     for (size_t t = 0; t < frequency.size(); ++t) {
       const int32_t* row = dense.row(static_cast<TermId>(t));
-      Entry* list = &entries_[heads_[t].begin];
+      Entry* list = entries_.data() + heads_[t].begin;
       uint32_t size = 0;
       for (int topic = 0; topic < k; ++topic) {
         if (row[topic] > 0) list[size++] = Pack(row[topic], topic);
@@ -69,27 +72,27 @@ class SortedTopicCounts {
   }
 
   std::span<const Entry> entries(TermId t) const {
-    return {&entries_[heads_[t].begin], static_cast<size_t>(heads_[t].size)};
+    return {entries_.data() + heads_[t].begin, static_cast<size_t>(heads_[t].size)};
   }
   // How many topics term t has (its list's length before the padding).
   int32_t size(TermId t) const { return static_cast<int32_t>(heads_[t].size); }
   // Index of topic k in term t's list, or size(t) when n_k(t) = 0.
   int32_t IndexOf(TermId t, int k) const {
-    return Find(&entries_[heads_[t].begin], size(t), k);
+    return Find(entries_.data() + heads_[t].begin, size(t), k);
   }
   // The entries followed by sentinels up to a multiple of kListLanes.
   std::span<const Entry> padded_entries(TermId t) const {
-    return {&entries_[heads_[t].begin], RoundUp(heads_[t].size)};
+    return {entries_.data() + heads_[t].begin, RoundUp(heads_[t].size)};
   }
   // For prefetching: where term t's list head and entries are.
   const void* head_address(TermId t) const { return &heads_[t]; }
-  const Entry* list_address(TermId t) const { return &entries_[heads_[t].begin]; }
+  const Entry* list_address(TermId t) const { return entries_.data() + heads_[t].begin; }
   int topic_bits() const { return topic_bits_; }
   int topic(Entry e) const { return static_cast<int>(e & topic_mask_); }
   int64_t count(Entry e) const { return static_cast<int64_t>(e >> topic_bits_); }
 
   void Increment(TermId t, int k) {
-    Entry* list = &entries_[heads_[t].begin];
+    Entry* list = entries_.data() + heads_[t].begin;
     const int32_t n = static_cast<int32_t>(heads_[t].size);
     int32_t i = Find(list, n, k);
     if (i == n) {
@@ -101,7 +104,7 @@ class SortedTopicCounts {
   }
   // Requires n_k(t) > 0.
   void Decrement(TermId t, int k) {
-    Entry* list = &entries_[heads_[t].begin];
+    Entry* list = entries_.data() + heads_[t].begin;
     const int32_t n = static_cast<int32_t>(heads_[t].size);
     int32_t i = Find(list, n, k);
     list[i] -= Entry{1} << topic_bits_;
@@ -117,7 +120,7 @@ class SortedTopicCounts {
   // a scan when to_index is -1: Decrement and Increment without scanning
   // for what the caller already knows.
   void Transfer(TermId t, int32_t from, int to, int32_t to_index) {
-    Entry* list = &entries_[heads_[t].begin];
+    Entry* list = entries_.data() + heads_[t].begin;
     int32_t n = static_cast<int32_t>(heads_[t].size);
     list[from] -= Entry{1} << topic_bits_;
     int32_t i = from;

@@ -1,5 +1,6 @@
-// The "sparse" sampler: pplda's fast exact collapsed Gibbs sampler. Every
-// token is drawn from the standard sampler's conditional,
+// The "sparse" sampler: pplda's fastest sampler whose held-out perplexity
+// matches the standard sampler's (docs/performance.md). Every token is drawn
+// from the standard sampler's conditional,
 //   p(z_i = k | rest) ∝ (n_k(t)^-i + beta) (n_m(k)^-i + alpha) / (n_k^-i + V beta),
 // against counts laid out for the cache:
 //   - sorted lists (large K; SortedListSweep): each term's non-zero topics
@@ -9,8 +10,8 @@
 //     term) and touches one or two cache lines of the table;
 //   - dense rows (small K and short documents; DenseRowSweep): the whole
 //     padded row of the term, four topics per vector, no data-dependent
-//     branch; weights in single precision (a probability off by at most
-//     about K 2^-24 of itself).
+//     branch; weights and running sums in single precision, so a topic's
+//     probability is off by at most about K 2^-24 of the total weight.
 // CountLayoutFor picks one by K and mean document length (measured:
 // docs/performance.md, "Plaintext sampler against WarpLDA").
 //
@@ -39,7 +40,9 @@
 
 namespace pplda::lda {
 
-enum class CountLayout { kAuto, kDenseRows, kSortedLists };
+// kWideSortedLists: sorted lists with 64-bit entries, used when a term's
+// count may not fit beside the topic in 32 bits (or asked for, in tests).
+enum class CountLayout { kAuto, kDenseRows, kSortedLists, kWideSortedLists };
 
 // Dense rows when K <= kDenseRowsMaxTopics and documents hold fewer than
 // kDenseRowsMaxMeanLength tokens on average (short documents spread a
@@ -67,7 +70,7 @@ class SparseGibbsSampler : public LdaSampler {
   // From the shared table, totals and assignments directly (state() is not
   // brought up to date: that costs O(V K + D K) per call).
   double LogLikelihood() const override;
-  // kDenseRows or kSortedLists: the layout in use.
+  // kDenseRows, kSortedLists or kWideSortedLists: the layout in use.
   CountLayout layout() const { return layout_; }
 
   // For tests: Internal error unless the shared table and totals hold the

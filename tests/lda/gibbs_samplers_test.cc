@@ -202,7 +202,8 @@ TEST(SamplerDeterminismTest, StandardSamplerMovesTokens) {
 // shared table, each to its own term range in turn).
 TEST(SparseSamplerTest, SharedListsStayEqualToTheCountsOfZ) {
   const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 8).corpus;
-  for (const CountLayout layout : {CountLayout::kDenseRows, CountLayout::kSortedLists}) {
+  for (const CountLayout layout : {CountLayout::kDenseRows, CountLayout::kSortedLists,
+                                   CountLayout::kWideSortedLists}) {
     for (int threads : {1, 2, 3, 5}) {
       for (int k : {1, 3, 9, 70}) {
         auto s = SparseGibbsSampler::Create(c, Options(k, threads), layout);

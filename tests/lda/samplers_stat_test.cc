@@ -96,14 +96,16 @@ TEST(StandardSamplerStatTest, FirstTokenIsDrawnFromItsConditional) {
   EXPECT_LT(ChiSquare(counts, (*reference)->TokenConditional(0, 0), kTrials), kChiSquare3Df1e4);
 }
 
-// The sampler `name`: a CreateSampler kind, or "sparse:dense" /
-// "sparse:lists" for the sparse sampler in one table layout.
+// The sampler `name`: a CreateSampler kind, or "sparse:dense",
+// "sparse:lists" or "sparse:wide" for the sparse sampler in one table layout.
 absl::StatusOr<std::unique_ptr<LdaSampler>> MakeSampler(const std::string& name,
                                                         const Corpus& corpus,
                                                         const SamplerOptions& o) {
-  if (name == "sparse:dense" || name == "sparse:lists") {
-    auto s = SparseGibbsSampler::Create(
-        corpus, o, name == "sparse:dense" ? CountLayout::kDenseRows : CountLayout::kSortedLists);
+  if (name == "sparse:dense" || name == "sparse:lists" || name == "sparse:wide") {
+    auto s = SparseGibbsSampler::Create(corpus, o,
+                                        name == "sparse:dense"   ? CountLayout::kDenseRows
+                                        : name == "sparse:lists" ? CountLayout::kSortedLists
+                                                                 : CountLayout::kWideSortedLists);
     if (!s.ok()) return s.status();
     return std::unique_ptr<LdaSampler>(std::move(*s));
   }
@@ -113,13 +115,14 @@ absl::StatusOr<std::unique_ptr<LdaSampler>> MakeSampler(const std::string& name,
 // The sparse sampler on one thread visits the tokens in reading order, so
 // its first token sees the start counts with only itself removed, as the
 // standard sampler's does: both layouts draw it from the same conditional.
-// 2 layouts x chi-square(3 df) at level 1e-4.
+// 3 layouts x chi-square(3 df) at level 1e-4.
 TEST(SparseSamplerStatTest, FirstTokenIsDrawnFromItsConditional) {
   const Corpus corpus = TinyCorpus();
   constexpr int kTrials = 20000;
   auto reference = BatchedGibbsSampler::Create(corpus, Options(4, 0.4, 0.3, 1, 1), kTinyTopics);
   ASSERT_TRUE(reference.ok());
-  for (const CountLayout layout : {CountLayout::kDenseRows, CountLayout::kSortedLists}) {
+  for (const CountLayout layout : {CountLayout::kDenseRows, CountLayout::kSortedLists,
+                                   CountLayout::kWideSortedLists}) {
     std::vector<int> counts(4, 0);
     for (int trial = 0; trial < kTrials; ++trial) {
       auto s = SparseGibbsSampler::Create(corpus, Options(4, 0.4, 0.3, 5000 + trial, 1),
@@ -129,7 +132,7 @@ TEST(SparseSamplerStatTest, FirstTokenIsDrawnFromItsConditional) {
       ++counts[(*s)->assignments()[0][0]];
     }
     EXPECT_LT(ChiSquare(counts, (*reference)->TokenConditional(0, 0), kTrials), kChiSquare3Df1e4)
-        << (layout == CountLayout::kDenseRows ? "dense rows" : "sorted lists");
+        << static_cast<int>(layout);
   }
 }
 
@@ -263,7 +266,8 @@ TEST_P(ExactPosteriorStatTest, ChainReachesTheExactPosterior) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SequentialSamplers, ExactPosteriorStatTest,
-                         ::testing::Values("standard", "mh", "sparse:dense", "sparse:lists"),
+                         ::testing::Values("standard", "mh", "sparse:dense", "sparse:lists",
+                                           "sparse:wide"),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::replace(name.begin(), name.end(), ':', '_');

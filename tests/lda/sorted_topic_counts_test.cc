@@ -4,6 +4,7 @@
 // of the updates; FitsIn bounds the packed counts.
 #include "lda/sorted_topic_counts.h"
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -107,6 +108,33 @@ TEST(SortedTopicCountsTest, RandomUpdatesKeepThe32BitListsEqualToTheCounts) {
 
 TEST(SortedTopicCountsTest, RandomUpdatesKeepThe64BitListsEqualToTheCounts) {
   RandomUpdatesKeepTheListsEqualToTheCounts<uint64_t>();
+}
+
+// A term that never occurs (frequency 0, e.g. a test-only term) has an empty
+// list, also when it is the last one; and counts up to the packing limit
+// survive: K = 65535 leaves 16 bits of count in a 32-bit entry.
+TEST(SortedTopicCountsTest, EmptyTermsAndCountsAtThePackingLimit) {
+  const int k = 65535;
+  const int32_t limit = (1 << 16) - 1;
+  ASSERT_TRUE(SortedTopicCounts<uint32_t>::FitsIn(k, limit));
+  Fixture f(k, {0, limit, 0});
+  SortedTopicCounts<uint32_t> lists(f.dense, f.freq);
+  for (int32_t i = 0; i < limit; ++i) lists.Increment(1, 7);
+  lists.Increment(1, k - 1);
+  lists.Decrement(1, 7);
+  ASSERT_EQ(lists.size(1), 2);
+  EXPECT_EQ(lists.count(lists.entries(1)[0]), limit - 1);
+  EXPECT_EQ(lists.topic(lists.entries(1)[0]), 7);
+  EXPECT_EQ(lists.topic(lists.entries(1)[1]), k - 1);
+  EXPECT_EQ(lists.size(0), 0);
+  EXPECT_EQ(lists.size(2), 0);
+  EXPECT_TRUE(lists.padded_entries(2).empty());
+  TermTopicCounts copy(k, f.freq);
+  lists.CopyTo(copy);
+  EXPECT_EQ(copy.count(1, 7), limit - 1);
+  EXPECT_EQ(copy.count(1, k - 1), 1);
+  EXPECT_DOUBLE_EQ(lists.SumLogGammaOfCounts(0.5),
+                   std::lgamma(limit - 1 + 0.5) + std::lgamma(1.5) - 2 * std::lgamma(0.5));
 }
 
 TEST(SortedTopicCountsTest, TableWithDifferentCountsIsNotEqual) {
