@@ -23,13 +23,13 @@ static_assert(kTopicLanes == 4, "the prefix sums below are written for 4 lanes")
 // (n_k(t) + beta) (n_m(k) + alpha) / (n_k + V beta) for every k, four topics
 // per vector, running sums in the vector, and the topic found by counting
 // the running sums below the uniform draw (no data-dependent branch).
-// Weights and running sums are single precision: a topic's probability is
-// off by at most about K 2^-24 of the total weight (a topic lighter than
-// that may be drawn less often than it should), and a draw that rounds up
-// to the total (probability below 2^-24) goes to topic K - 1.
+// Weights, running sums and the draw are single precision: a topic's
+// probability is off by at most about K 2^-24 of the total weight (a topic
+// lighter than that may be drawn less often than it should), and a draw
+// that rounds up to the total (probability about 2^-25) goes to topic K - 1.
 class DenseRowSweep {
  public:
-  DenseRowSweep(PaddedTopicRows& rows, SweepWorker& w, double alpha, double beta)
+  DenseRowSweep(PaddedTopicRows& rows, SweepWorker& w, int /*num_terms*/, double alpha, double beta)
       : rows_(rows), w_(w), k_(static_cast<int>(w.totals.size())), stride_(rows.stride()),
         alpha_(alpha), beta_(static_cast<float>(beta)) {
     for (int k = 0; k < k_; ++k) {
@@ -99,9 +99,7 @@ class DenseRowSweep {
       std::memcpy(cumulative + v, &x, sizeof x);
       carry = __builtin_shufflevector(x, x, 3, 3, 3, 3);
     }
-    // 24 random bits: a float uniform in [0, 1 - 2^-24].
-    const float uniform = static_cast<float>(w_.rng.Next() >> 40) * 0x1p-24f;
-    const float u = uniform * carry[0];
+    const float u = static_cast<float>(w_.rng.Uniform()) * carry[0];
     const FloatLanes threshold = {u, u, u, u};
     IntLanes below = {0, 0, 0, 0};
     for (int v = 0; v < stride_; v += kTopicLanes) {

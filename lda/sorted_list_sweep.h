@@ -25,7 +25,7 @@ namespace pplda::lda {
 template <typename Entry>
 class SortedListSweep {
  public:
-  SortedListSweep(SortedTopicCounts<Entry>& counts, SweepWorker& w, double alpha,
+  SortedListSweep(SortedTopicCounts<Entry>& counts, SweepWorker& w, int /*num_terms*/, double alpha,
                   double beta)
       : counts_(counts), w_(w), k_(static_cast<int>(w.totals.size())), alpha_(alpha),
         beta_(beta), alpha_beta_(alpha * beta) {

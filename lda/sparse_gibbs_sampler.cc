@@ -59,9 +59,9 @@ class EngineOf : public SparseGibbsSampler::Engine {
   EngineOf(const GibbsState& state, const SamplerOptions& options, int parts)
       : alpha_(options.alpha), beta_(options.beta), num_terms_(state.num_terms),
         parts_(parts), counts_(state.term_topic, state.TermFrequencies()),
-        totals_(state.topic_totals), reciprocal_(state.num_terms * options.beta, state.num_tokens),
-        term_bounds_(TermRangeBoundaries(state.TermFrequencies(), parts)) {
+        totals_(state.topic_totals), reciprocal_(state.num_terms * options.beta, state.num_tokens) {
     const std::vector<int32_t> doc_bounds = DocumentBlockBoundaries(state, parts);
+    const std::vector<TermId> term_bounds = TermRangeBoundaries(state.TermFrequencies(), parts);
     const int k = state.num_topics;
     const int padded = (k + kTopicLanes - 1) / kTopicLanes * kTopicLanes;
     for (int p = 0; p < parts; ++p) {
@@ -83,21 +83,22 @@ class EngineOf : public SparseGibbsSampler::Engine {
     }
     // Every document's tokens regrouped by term range (stable within one).
     const int32_t d = state.num_documents();
-    doc_begin_.assign(d + 1, 0);
+    segment_.assign(static_cast<size_t>(d) * (parts + 1), 0);
     terms_.reserve(state.num_tokens);
     z_.reserve(state.num_tokens);
     position_.reserve(state.num_tokens);
     for (int32_t m = 0; m < d; ++m) {
       for (int g = 0; g < parts; ++g) {
+        segment_[static_cast<size_t>(m) * (parts + 1) + g] = static_cast<int64_t>(terms_.size());
         for (size_t i = 0; i < state.tokens[m].size(); ++i) {
           const TermId t = state.tokens[m][i];
-          if (t < term_bounds_[g] || t >= term_bounds_[g + 1]) continue;
+          if (t < term_bounds[g] || t >= term_bounds[g + 1]) continue;
           terms_.push_back(t);
           z_.push_back(state.z[m][i]);
           position_.push_back(static_cast<int32_t>(i));
         }
       }
-      doc_begin_[m + 1] = static_cast<int64_t>(terms_.size());
+      segment_[static_cast<size_t>(m) * (parts + 1) + parts] = static_cast<int64_t>(terms_.size());
     }
   }
 
@@ -128,8 +129,9 @@ class EngineOf : public SparseGibbsSampler::Engine {
     state.topic_totals = totals_;
     std::fill(state.doc_topic.begin(), state.doc_topic.end(), 0);
     for (int32_t m = 0; m < state.num_documents(); ++m) {
+      const size_t row = static_cast<size_t>(m) * (parts_ + 1);
       int32_t* doc_row = state.doc_row(m);
-      for (int64_t n = doc_begin_[m]; n < doc_begin_[m + 1]; ++n) {
+      for (int64_t n = segment_[row]; n < segment_[row + parts_]; ++n) {
         state.z[m][position_[n]] = z_[n];
         ++doc_row[z_[n]];
       }
@@ -146,13 +148,14 @@ class EngineOf : public SparseGibbsSampler::Engine {
     const double lg_alpha = std::lgamma(alpha_);
     std::vector<int32_t> doc_counts(k, 0);
     std::vector<int32_t> seen;
-    const int32_t d = static_cast<int32_t>(doc_begin_.size()) - 1;
+    const int32_t d = static_cast<int32_t>(segment_.size() / (parts_ + 1));
     for (int32_t m = 0; m < d; ++m) {
+      const size_t row = static_cast<size_t>(m) * (parts_ + 1);
       seen.clear();
-      for (int64_t n = doc_begin_[m]; n < doc_begin_[m + 1]; ++n) {
+      for (int64_t n = segment_[row]; n < segment_[row + parts_]; ++n) {
         if (doc_counts[z_[n]]++ == 0) seen.push_back(z_[n]);
       }
-      const double length = static_cast<double>(doc_begin_[m + 1] - doc_begin_[m]);
+      const double length = static_cast<double>(segment_[row + parts_] - segment_[row]);
       ll += std::lgamma(k_alpha) - std::lgamma(length + k_alpha);
       for (const int32_t topic : seen) {
         ll += std::lgamma(doc_counts[topic] + alpha_) - lg_alpha;
@@ -181,21 +184,14 @@ class EngineOf : public SparseGibbsSampler::Engine {
 
  private:
   void Sweep(SweepWorker& w, int group, GibbsState& state) {
-    SweepOf sweep(counts_, w, alpha_, beta_);
+    SweepOf sweep(counts_, w, state.num_terms, alpha_, beta_);
     const std::span<const TermId> terms(terms_);
     for (int32_t m = w.doc_begin; m < w.doc_end; ++m) {
-      const int64_t begin = doc_begin_[m];
-      const std::span<int32_t> doc_z(&z_[begin], doc_begin_[m + 1] - begin);
-      const std::span<const TermId> doc_terms = terms.subspan(begin, doc_z.size());
-      // The document's tokens are grouped by term range in range order.
-      const auto range_start = [&](int g) {
-        return static_cast<size_t>(
-            std::partition_point(doc_terms.begin(), doc_terms.end(),
-                                 [&](TermId t) { return t < term_bounds_[g]; }) -
-            doc_terms.begin());
-      };
-      const size_t first = range_start(group), last = range_start(group + 1);
-      if (first < last) sweep.Document(doc_terms, doc_z, first, last);
+      const size_t row = static_cast<size_t>(m) * (parts_ + 1);
+      const int64_t begin = segment_[row];
+      const std::span<int32_t> doc_z(&z_[begin], segment_[row + parts_] - begin);
+      sweep.Document(terms.subspan(begin, doc_z.size()), doc_z, segment_[row + group] - begin,
+                     segment_[row + group + 1] - begin);
     }
   }
 
@@ -205,14 +201,12 @@ class EngineOf : public SparseGibbsSampler::Engine {
   Table counts_;  // shared: workers touch disjoint terms
   std::vector<int64_t> totals_;      // n_k between sub-sweeps
   const ReciprocalTable reciprocal_;
-  // parts + 1 boundaries: term range g is term ids [term_bounds_[g], term_bounds_[g + 1]).
-  const std::vector<TermId> term_bounds_;
   std::vector<std::unique_ptr<SweepWorker>> workers_;
-  // Tokens regrouped: document m's tokens are entries [doc_begin_[m],
-  // doc_begin_[m + 1]) of terms_ and z_, grouped by term range in range
-  // order (reading order within a range); position_ is each one's index in
-  // the document.
-  std::vector<int64_t> doc_begin_;
+  // Tokens regrouped: document m's tokens of term range g are entries
+  // [segment_[m (P+1) + g], segment_[m (P+1) + g + 1]) of terms_ and z_
+  // (D x (P + 1) offsets, P at most kMaxSparseThreads); position_ is each
+  // one's index in the document.
+  std::vector<int64_t> segment_;
   std::vector<TermId> terms_;
   std::vector<int32_t> z_;
   std::vector<int32_t> position_;
@@ -235,7 +229,8 @@ SparseGibbsSampler::SparseGibbsSampler(const Corpus& corpus, const SamplerOption
     : LdaSampler(corpus, options, std::move(state)),
       layout_(layout == CountLayout::kAuto ? CountLayoutFor(corpus, options.num_topics)
                                            : layout) {
-  const int parts = std::max(1, std::min(num_threads_, state_.num_documents()));
+  const int parts =
+      std::max(1, std::min({num_threads_, state_.num_documents(), kMaxSparseThreads}));
   const std::vector<int32_t> frequency = state_.TermFrequencies();
   const int64_t max_frequency =
       frequency.empty() ? 0 : *std::max_element(frequency.begin(), frequency.end());

@@ -49,6 +49,10 @@ enum class CountLayout { kAuto, kDenseRows, kSortedLists, kWideSortedLists };
 // term over more topics, so its list is longer); sorted lists otherwise.
 inline constexpr int kDenseRowsMaxTopics = 32;
 inline constexpr double kDenseRowsMaxMeanLength = 100;
+// The sampler uses at most this many threads (its per-document range
+// offsets grow with the thread count; one shared table gains little from
+// more).
+inline constexpr int kMaxSparseThreads = 64;
 CountLayout CountLayoutFor(const Corpus& corpus, int num_topics);
 
 class SparseGibbsSampler : public LdaSampler {
