@@ -13,7 +13,6 @@
 
 namespace pplda::lda {
 
-
 struct SweepWorker {
   int32_t doc_begin = 0, doc_end = 0;  // this thread's document block
   Rng rng{0};

@@ -45,7 +45,7 @@ absl::StatusOr<std::unique_ptr<LdaSampler>> Make(const std::string& kind, const 
 
 TEST(SamplerOptionsTest, EveryOutOfRangeOptionIsNamed) {
   const Corpus c = TinyCorpus();
-  for (const std::string kind : {"standard", "batched"}) {
+  for (const std::string kind : {"standard", "sparse", "batched"}) {
     SamplerOptions o = Options(3, 1);
     o.num_topics = 0;
     ExpectError(Make(kind, c, o).status(), absl::StatusCode::kInvalidArgument, "num_topics is 0");
@@ -73,7 +73,7 @@ TEST(CreateSamplerTest, UnknownKindIsNamed) {
 }
 
 TEST(CreateSamplerTest, BadCorporaAreRejected) {
-  for (const std::string kind : {"standard", "mh", "warp", "batched"}) {
+  for (const std::string kind : {"standard", "sparse", "mh", "warp", "batched"}) {
     Corpus empty;
     ExpectError(Make(kind, empty, Options(2, 1)).status(), absl::StatusCode::kInvalidArgument,
                 "vocabulary is empty");
