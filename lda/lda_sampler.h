@@ -4,7 +4,7 @@
 //               sequential collapsed Gibbs, SparseLDA buckets; AD-LDA when
 //               run on more than one thread. The exact reference.
 //   "sparse"    SparseGibbsSampler (lda/sparse_gibbs_sampler.h): the same
-//               conditional over cache-compact counts (sorted lists or
+//               conditional over cache-compact counts (packed lists or
 //               dense rows by K), threads on rotating term ranges; what
 //               "auto" picks.
 //   "mh"        MetropolisHastingsSampler (lda/metropolis_hastings_sampler.h):

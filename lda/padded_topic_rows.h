@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "lda/log_gamma_table.h"
 #include "lda/term_topic_counts.h"
 
 namespace pplda::lda {
@@ -47,11 +48,11 @@ class PaddedTopicRows {
   }
 
   // sum over non-zero counts c of lgamma(c + beta) - lgamma(beta).
-  double SumLogGammaOfCounts(double beta) const {
-    const double lg_beta = std::lgamma(beta);
+  double SumLogGammaOfCounts(const LogGammaTable& lgamma_beta) const {
+    const double lg_beta = lgamma_beta(0);
     double sum = 0;
     for (const int32_t c : counts_) {
-      if (c > 0) sum += std::lgamma(static_cast<double>(c) + beta) - lg_beta;
+      if (c > 0) sum += lgamma_beta(c) - lg_beta;
     }
     return sum;
   }

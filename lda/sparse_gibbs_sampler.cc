@@ -8,10 +8,11 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "lda/document_blocks.h"
+#include "lda/log_gamma_table.h"
 #include "lda/random.h"
 #include "lda/dense_row_sweep.h"
-#include "lda/sorted_list_sweep.h"
-#include "lda/sorted_topic_counts.h"
+#include "lda/topic_list_sweep.h"
+#include "lda/topic_count_lists.h"
 #include "lda/sweep_worker.h"
 
 namespace pplda::lda {
@@ -53,13 +54,25 @@ std::vector<TermId> TermRangeBoundaries(const std::vector<int32_t>& frequency, i
   return bounds;
 }
 
+int64_t MaxOf(const std::vector<int32_t>& values) {
+  return values.empty() ? 0 : *std::max_element(values.begin(), values.end());
+}
+
+int64_t MaxDocumentLength(const GibbsState& state) {
+  int64_t longest = 0;
+  for (const auto& doc : state.tokens) longest = std::max<int64_t>(longest, doc.size());
+  return longest;
+}
+
 template <typename Table, typename SweepOf>
 class EngineOf : public SparseGibbsSampler::Engine {
  public:
   EngineOf(const GibbsState& state, const SamplerOptions& options, int parts)
       : alpha_(options.alpha), beta_(options.beta), num_terms_(state.num_terms),
         parts_(parts), counts_(state.term_topic, state.TermFrequencies()),
-        totals_(state.topic_totals), reciprocal_(state.num_terms * options.beta, state.num_tokens) {
+        totals_(state.topic_totals), reciprocal_(state.num_terms * options.beta, state.num_tokens),
+        lgamma_beta_(options.beta, MaxOf(state.TermFrequencies())),
+        lgamma_alpha_(options.alpha, MaxDocumentLength(state)) {
     const std::vector<int32_t> doc_bounds = DocumentBlockBoundaries(state, parts);
     const std::vector<TermId> term_bounds = TermRangeBoundaries(state.TermFrequencies(), parts);
     const int k = state.num_topics;
@@ -141,11 +154,11 @@ class EngineOf : public SparseGibbsSampler::Engine {
   double LogLikelihood() const override {
     const int k = static_cast<int>(totals_.size());
     const double v_beta = num_terms_ * beta_, k_alpha = k * alpha_;
-    double ll = counts_.SumLogGammaOfCounts(beta_);
+    double ll = counts_.SumLogGammaOfCounts(lgamma_beta_);
     for (int topic = 0; topic < k; ++topic) {
       ll += std::lgamma(v_beta) - std::lgamma(static_cast<double>(totals_[topic]) + v_beta);
     }
-    const double lg_alpha = std::lgamma(alpha_);
+    const double lg_alpha = lgamma_alpha_(0);
     std::vector<int32_t> doc_counts(k, 0);
     std::vector<int32_t> seen;
     const int32_t d = static_cast<int32_t>(segment_.size() / (parts_ + 1));
@@ -158,7 +171,7 @@ class EngineOf : public SparseGibbsSampler::Engine {
       const double length = static_cast<double>(segment_[row + parts_] - segment_[row]);
       ll += std::lgamma(k_alpha) - std::lgamma(length + k_alpha);
       for (const int32_t topic : seen) {
-        ll += std::lgamma(doc_counts[topic] + alpha_) - lg_alpha;
+        ll += lgamma_alpha_(doc_counts[topic]) - lg_alpha;
         doc_counts[topic] = 0;
       }
     }
@@ -201,6 +214,8 @@ class EngineOf : public SparseGibbsSampler::Engine {
   Table counts_;  // shared: workers touch disjoint terms
   std::vector<int64_t> totals_;      // n_k between sub-sweeps
   const ReciprocalTable reciprocal_;
+  // lgamma(n + beta) and lgamma(n + alpha) of the counts LogLikelihood meets.
+  const LogGammaTable lgamma_beta_, lgamma_alpha_;
   std::vector<std::unique_ptr<SweepWorker>> workers_;
   // Tokens regrouped: document m's tokens of term range g are entries
   // [segment_[m (P+1) + g], segment_[m (P+1) + g + 1]) of terms_ and z_
@@ -221,7 +236,7 @@ CountLayout CountLayoutFor(const Corpus& corpus, int num_topics) {
           : static_cast<double>(corpus.num_tokens()) / static_cast<double>(corpus.documents.size());
   return num_topics <= kDenseRowsMaxTopics && mean_length < kDenseRowsMaxMeanLength
              ? CountLayout::kDenseRows
-             : CountLayout::kSortedLists;
+             : CountLayout::kTopicLists;
 }
 
 SparseGibbsSampler::SparseGibbsSampler(const Corpus& corpus, const SamplerOptions& options,
@@ -234,18 +249,18 @@ SparseGibbsSampler::SparseGibbsSampler(const Corpus& corpus, const SamplerOption
   const std::vector<int32_t> frequency = state_.TermFrequencies();
   const int64_t max_frequency =
       frequency.empty() ? 0 : *std::max_element(frequency.begin(), frequency.end());
-  if (layout_ == CountLayout::kSortedLists &&
-      !SortedTopicCounts<uint32_t>::FitsIn(state_.num_topics, max_frequency)) {
-    layout_ = CountLayout::kWideSortedLists;
+  if (layout_ == CountLayout::kTopicLists &&
+      !TopicCountLists<uint32_t>::FitsIn(state_.num_topics, max_frequency)) {
+    layout_ = CountLayout::kWideTopicLists;
   }
   if (layout_ == CountLayout::kDenseRows) {
     engine_ = std::make_unique<EngineOf<PaddedTopicRows, DenseRowSweep>>(state_, options_, parts);
-  } else if (layout_ == CountLayout::kSortedLists) {
+  } else if (layout_ == CountLayout::kTopicLists) {
     engine_ = std::make_unique<
-        EngineOf<SortedTopicCounts<uint32_t>, SortedListSweep<uint32_t>>>(state_, options_, parts);
+        EngineOf<TopicCountLists<uint32_t>, TopicListSweep<uint32_t>>>(state_, options_, parts);
   } else {
     engine_ = std::make_unique<
-        EngineOf<SortedTopicCounts<uint64_t>, SortedListSweep<uint64_t>>>(state_, options_, parts);
+        EngineOf<TopicCountLists<uint64_t>, TopicListSweep<uint64_t>>>(state_, options_, parts);
   }
 }
 

@@ -3,9 +3,9 @@
 // from the standard sampler's conditional,
 //   p(z_i = k | rest) ∝ (n_k(t)^-i + beta) (n_m(k)^-i + alpha) / (n_k^-i + V beta),
 // against counts laid out for the cache:
-//   - sorted lists (large K; SortedListSweep): each term's non-zero topics
-//     and counts packed into one short list sorted by count
-//     (SortedTopicCounts, MALLET's layout), drawn through SparseLDA's
+//   - packed lists (large K; TopicListSweep): each term's non-zero topics
+//     and counts packed into one short list (TopicCountLists, MALLET's
+//     entries, not kept sorted), drawn through SparseLDA's
 //     buckets (collapsed_gibbs_sampler.h), so a token costs O(topics of its
 //     term) and touches one or two cache lines of the table;
 //   - dense rows (small K and short documents; DenseRowSweep): the whole
@@ -40,13 +40,13 @@
 
 namespace pplda::lda {
 
-// kWideSortedLists: sorted lists with 64-bit entries, used when a term's
+// kWideTopicLists: packed lists with 64-bit entries, used when a term's
 // count may not fit beside the topic in 32 bits (or asked for, in tests).
-enum class CountLayout { kAuto, kDenseRows, kSortedLists, kWideSortedLists };
+enum class CountLayout { kAuto, kDenseRows, kTopicLists, kWideTopicLists };
 
 // Dense rows when K <= kDenseRowsMaxTopics and documents hold fewer than
 // kDenseRowsMaxMeanLength tokens on average (short documents spread a
-// term over more topics, so its list is longer); sorted lists otherwise.
+// term over more topics, so its list is longer); packed lists otherwise.
 inline constexpr int kDenseRowsMaxTopics = 32;
 inline constexpr double kDenseRowsMaxMeanLength = 100;
 // The sampler uses at most this many threads (its per-document range
@@ -74,7 +74,7 @@ class SparseGibbsSampler : public LdaSampler {
   // From the shared table, totals and assignments directly (state() is not
   // brought up to date: that costs O(V K + D K) per call).
   double LogLikelihood() const override;
-  // kDenseRows, kSortedLists or kWideSortedLists: the layout in use.
+  // kDenseRows, kTopicLists or kWideTopicLists: the layout in use.
   CountLayout layout() const { return layout_; }
 
   // For tests: Internal error unless the shared table and totals hold the

@@ -202,8 +202,8 @@ TEST(SamplerDeterminismTest, StandardSamplerMovesTokens) {
 // shared table, each to its own term range in turn).
 TEST(SparseSamplerTest, SharedListsStayEqualToTheCountsOfZ) {
   const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 80, 5, 40, 0.2, 8).corpus;
-  for (const CountLayout layout : {CountLayout::kDenseRows, CountLayout::kSortedLists,
-                                   CountLayout::kWideSortedLists}) {
+  for (const CountLayout layout : {CountLayout::kDenseRows, CountLayout::kTopicLists,
+                                   CountLayout::kWideTopicLists}) {
     for (int threads : {1, 2, 3, 5}) {
       for (int k : {1, 3, 9, 70}) {
         auto s = SparseGibbsSampler::Create(c, Options(k, threads), layout);
@@ -231,8 +231,8 @@ TEST(CreateSamplerTest, AutoPicksTheSparseSamplerWhoseLayoutFollowsKAndDocumentL
   EXPECT_EQ(AutoSamplerKind(long_docs, Options(200, 1)), "sparse");
   EXPECT_EQ(AutoSamplerKind(short_docs, Options(5, 1)), "sparse");
   EXPECT_EQ(CountLayoutFor(short_docs, kDenseRowsMaxTopics), CountLayout::kDenseRows);
-  EXPECT_EQ(CountLayoutFor(short_docs, kDenseRowsMaxTopics + 1), CountLayout::kSortedLists);
-  EXPECT_EQ(CountLayoutFor(long_docs, 2), CountLayout::kSortedLists);
+  EXPECT_EQ(CountLayoutFor(short_docs, kDenseRowsMaxTopics + 1), CountLayout::kTopicLists);
+  EXPECT_EQ(CountLayoutFor(long_docs, 2), CountLayout::kTopicLists);
   auto s = Make("auto", long_docs, Options(200, 1));
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ((*s)->kind(), "sparse");
@@ -241,7 +241,7 @@ TEST(CreateSamplerTest, AutoPicksTheSparseSamplerWhoseLayoutFollowsKAndDocumentL
   auto lists = SparseGibbsSampler::Create(long_docs, Options(20, 1));
   ASSERT_TRUE(dense.ok() && lists.ok());
   EXPECT_EQ((*dense)->layout(), CountLayout::kDenseRows);
-  EXPECT_EQ((*lists)->layout(), CountLayout::kSortedLists);
+  EXPECT_EQ((*lists)->layout(), CountLayout::kTopicLists);
 }
 
 TEST(WarpSamplerTest, StepsOutOfItsRangeAreRefused) {

@@ -104,8 +104,8 @@ absl::StatusOr<std::unique_ptr<LdaSampler>> MakeSampler(const std::string& name,
   if (name == "sparse:dense" || name == "sparse:lists" || name == "sparse:wide") {
     auto s = SparseGibbsSampler::Create(corpus, o,
                                         name == "sparse:dense"   ? CountLayout::kDenseRows
-                                        : name == "sparse:lists" ? CountLayout::kSortedLists
-                                                                 : CountLayout::kWideSortedLists);
+                                        : name == "sparse:lists" ? CountLayout::kTopicLists
+                                                                 : CountLayout::kWideTopicLists);
     if (!s.ok()) return s.status();
     return std::unique_ptr<LdaSampler>(std::move(*s));
   }
@@ -121,8 +121,8 @@ TEST(SparseSamplerStatTest, FirstTokenIsDrawnFromItsConditional) {
   constexpr int kTrials = 20000;
   auto reference = BatchedGibbsSampler::Create(corpus, Options(4, 0.4, 0.3, 1, 1), kTinyTopics);
   ASSERT_TRUE(reference.ok());
-  for (const CountLayout layout : {CountLayout::kDenseRows, CountLayout::kSortedLists,
-                                   CountLayout::kWideSortedLists}) {
+  for (const CountLayout layout : {CountLayout::kDenseRows, CountLayout::kTopicLists,
+                                   CountLayout::kWideTopicLists}) {
     std::vector<int> counts(4, 0);
     for (int trial = 0; trial < kTrials; ++trial) {
       auto s = SparseGibbsSampler::Create(corpus, Options(4, 0.4, 0.3, 5000 + trial, 1),

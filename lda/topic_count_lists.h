@@ -1,14 +1,16 @@
 // Topic-term counts held as one short list per term: its non-zero topics
 // packed with their counts into one integer each, count in the high bits and
-// topic in the low ones (MALLET's layout for SparseLDA). The lists are what
+// topic in the low ones (MALLET's entries for SparseLDA). The lists are what
 // the sparse sampler reads per token: a term's topics and counts sit in one
-// or two cache lines, instead of scattered over a K-wide row.
+// or two cache lines, instead of scattered over a K-wide row. Unlike
+// MALLET's, the lists are not kept sorted by count: the sampler sums and
+// searches a whole list, so order buys nothing, and keeping it cost every
+// moved token a run of swaps (about 10% of the sampler's time, measured).
 //
 // Invariant: term t's list holds exactly its topics k with n_k(t) > 0, each
-// once, in strictly decreasing order of the packed value (count, then topic):
-// the order is a function of the counts alone, so two tables with equal
-// counts have equal lists whatever the order of the updates that led there.
-// A list's capacity is min(K, frequency(t)) rounded up to kListLanes;
+// once, in an order that depends on the updates made (deterministically: an
+// emptied entry takes the list's last one, a new topic is appended); ==
+// compares the lists as sets. A list's capacity is min(K, frequency(t)) rounded up to kListLanes;
 // the slots after its entries hold the sentinel (count 0, topic K), so a
 // reader may take whole groups of kListLanes (padded_entries). Counts stay
 // below 2^(bits of Entry - topic bits) (FitsIn checks that before use).
@@ -16,8 +18,8 @@
 // Thread-safety: updates and reads of different terms may run at once (each
 // term's head and entries are its own memory); calls on one term may not.
 // Construction, CopyTo and == must not overlap with updates.
-#ifndef PPLDA_LDA_SORTED_TOPIC_COUNTS_H_
-#define PPLDA_LDA_SORTED_TOPIC_COUNTS_H_
+#ifndef PPLDA_LDA_TOPIC_COUNT_LISTS_H_
+#define PPLDA_LDA_TOPIC_COUNT_LISTS_H_
 
 #include <algorithm>
 #include <bit>
@@ -26,6 +28,7 @@
 #include <span>
 #include <vector>
 
+#include "lda/log_gamma_table.h"
 #include "lda/term_topic_counts.h"
 
 namespace pplda::lda {
@@ -33,7 +36,7 @@ namespace pplda::lda {
 inline constexpr int kListLanes = 4;
 
 template <typename Entry>
-class SortedTopicCounts {
+class TopicCountLists {
  public:
   // Bits the topic field needs for topics 0..K (K is the sentinel's).
   static int TopicBits(int num_topics) {
@@ -45,9 +48,9 @@ class SortedTopicCounts {
     return count_bits >= 63 || max_frequency < (int64_t{1} << count_bits);
   }
 
-  SortedTopicCounts() = default;
+  TopicCountLists() = default;
   // The lists of `dense` (V x K); frequency[t] bounds term t's row sum.
-  SortedTopicCounts(const TermTopicCounts& dense, const std::vector<int32_t>& frequency)
+  TopicCountLists(const TermTopicCounts& dense, const std::vector<int32_t>& frequency)
       : topic_bits_(TopicBits(dense.num_topics())),
         topic_mask_((Entry{1} << topic_bits_) - 1),
         sentinel_(static_cast<Entry>(dense.num_topics())),
@@ -66,7 +69,6 @@ class SortedTopicCounts {
       for (int topic = 0; topic < k; ++topic) {
         if (row[topic] > 0) list[size++] = Pack(row[topic], topic);
       }
-      std::sort(list, list + size, [](Entry a, Entry b) { return a > b; });
       heads_[t].size = size;
     }
   }
@@ -100,19 +102,13 @@ class SortedTopicCounts {
       ++heads_[t].size;
     }
     list[i] += Entry{1} << topic_bits_;
-    for (; i > 0 && list[i - 1] < list[i]; --i) std::swap(list[i - 1], list[i]);
   }
   // Requires n_k(t) > 0.
   void Decrement(TermId t, int k) {
     Entry* list = entries_.data() + heads_[t].begin;
-    const int32_t n = static_cast<int32_t>(heads_[t].size);
-    int32_t i = Find(list, n, k);
+    const int32_t i = Find(list, static_cast<int32_t>(heads_[t].size), k);
     list[i] -= Entry{1} << topic_bits_;
-    for (; i + 1 < n && list[i + 1] > list[i]; ++i) std::swap(list[i], list[i + 1]);
-    if ((list[i] >> topic_bits_) == 0) {  // a zero count sorts last
-      list[i] = sentinel_;
-      --heads_[t].size;
-    }
+    if ((list[i] >> topic_bits_) == 0) RemoveEmpty(t, list, i);
   }
 
   // Moves one token of term t from the topic at list index `from` (count >
@@ -123,30 +119,25 @@ class SortedTopicCounts {
     Entry* list = entries_.data() + heads_[t].begin;
     int32_t n = static_cast<int32_t>(heads_[t].size);
     list[from] -= Entry{1} << topic_bits_;
-    int32_t i = from;
-    for (; i + 1 < n && list[i + 1] > list[i]; ++i) std::swap(list[i], list[i + 1]);
-    if (to_index > from && to_index <= i) --to_index;  // shifted left by one
-    if ((list[i] >> topic_bits_) == 0) {
-      list[i] = sentinel_;
-      n = static_cast<int32_t>(--heads_[t].size);
+    if ((list[from] >> topic_bits_) == 0) {
+      RemoveEmpty(t, list, from);
+      if (to_index == --n) to_index = from;  // the last entry moved there
     }
     if (to_index < 0) to_index = Find(list, n, to);
     if (to_index == n) {
       list[n] = Pack(0, to);
-      ++heads_[t].size;
+      heads_[t].size = static_cast<uint32_t>(n + 1);
     }
     list[to_index] += Entry{1} << topic_bits_;
-    for (i = to_index; i > 0 && list[i - 1] < list[i]; --i) std::swap(list[i - 1], list[i]);
   }
 
-  // sum over non-zero counts c of lgamma(c + beta) - lgamma(beta).
-  double SumLogGammaOfCounts(double beta) const {
-    const double lg_beta = std::lgamma(beta);
+  // sum over non-zero counts c of lgamma(c + beta) - lgamma(beta), beta =
+  // lgamma_beta.offset().
+  double SumLogGammaOfCounts(const LogGammaTable& lgamma_beta) const {
+    const double lg_beta = lgamma_beta(0);
     double sum = 0;
     for (size_t t = 0; t < heads_.size(); ++t) {
-      for (const Entry e : entries(static_cast<TermId>(t))) {
-        sum += std::lgamma(static_cast<double>(count(e)) + beta) - lg_beta;
-      }
+      for (const Entry e : entries(static_cast<TermId>(t))) sum += lgamma_beta(count(e)) - lg_beta;
     }
     return sum;
   }
@@ -163,12 +154,18 @@ class SortedTopicCounts {
     dense.RebuildNonzeroLists(0, static_cast<TermId>(heads_.size()));
   }
 
-  bool operator==(const SortedTopicCounts& other) const {
+  // Equal counts, whatever the order of each list.
+  bool operator==(const TopicCountLists& other) const {
     if (heads_.size() != other.heads_.size()) return false;
+    std::vector<Entry> a, b;
     for (size_t t = 0; t < heads_.size(); ++t) {
-      const auto a = entries(static_cast<TermId>(t));
-      const auto b = other.entries(static_cast<TermId>(t));
-      if (a.size() != b.size() || !std::equal(a.begin(), a.end(), b.begin())) return false;
+      const auto x = entries(static_cast<TermId>(t));
+      const auto y = other.entries(static_cast<TermId>(t));
+      a.assign(x.begin(), x.end());
+      b.assign(y.begin(), y.end());
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      if (a != b) return false;
     }
     return true;
   }
@@ -179,6 +176,13 @@ class SortedTopicCounts {
   }
   Entry Pack(int64_t count, int topic) const {
     return (static_cast<Entry>(count) << topic_bits_) | static_cast<Entry>(topic);
+  }
+  // Drops entry i of term t's list (its count reached 0): the last entry
+  // takes its place and a sentinel the last's.
+  void RemoveEmpty(TermId t, Entry* list, int32_t i) {
+    const int32_t last = static_cast<int32_t>(--heads_[t].size);
+    list[i] = list[last];
+    list[last] = sentinel_;
   }
   // Index of topic k in the list, or n when absent.
   int32_t Find(const Entry* list, int32_t n, int k) const {
@@ -203,4 +207,4 @@ class SortedTopicCounts {
 
 }  // namespace pplda::lda
 
-#endif  // PPLDA_LDA_SORTED_TOPIC_COUNTS_H_
+#endif  // PPLDA_LDA_TOPIC_COUNT_LISTS_H_

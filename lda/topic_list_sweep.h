@@ -1,20 +1,20 @@
 // The sparse sampler's sweep for large K (sparse_gibbs_sampler.h): SparseLDA's
 // buckets (Yao, Mimno & McCallum, KDD 2009; notation of
-// collapsed_gibbs_sampler.h) over the term's packed sorted list
-// (SortedTopicCounts). Internal to the sampler.
+// collapsed_gibbs_sampler.h) over the term's packed list
+// (TopicCountLists). Internal to the sampler.
 //
 // Invariant between tokens: the worker's coef, denom_inv, denom_inv_less
 // and the sums s_, r_ equal their formulas over the worker's totals and the
 // current document's counts.
-#ifndef PPLDA_LDA_SORTED_LIST_SWEEP_H_
-#define PPLDA_LDA_SORTED_LIST_SWEEP_H_
+#ifndef PPLDA_LDA_TOPIC_LIST_SWEEP_H_
+#define PPLDA_LDA_TOPIC_LIST_SWEEP_H_
 
 #include <algorithm>
 #include <cstdint>
 #include <span>
 
 #include "lda/corpus.h"
-#include "lda/sorted_topic_counts.h"
+#include "lda/topic_count_lists.h"
 #include "lda/sweep_worker.h"
 
 namespace pplda::lda {
@@ -23,9 +23,9 @@ namespace pplda::lda {
 // tokens of a worker's documents against the shared lists and the worker's
 // totals.
 template <typename Entry>
-class SortedListSweep {
+class TopicListSweep {
  public:
-  SortedListSweep(SortedTopicCounts<Entry>& counts, SweepWorker& w, int /*num_terms*/, double alpha,
+  TopicListSweep(TopicCountLists<Entry>& counts, SweepWorker& w, int /*num_terms*/, double alpha,
                   double beta)
       : counts_(counts), w_(w), k_(static_cast<int>(w.totals.size())), alpha_(alpha),
         beta_(beta), alpha_beta_(alpha * beta) {
@@ -211,7 +211,7 @@ class SortedListSweep {
     return {k_ - 1, -1, own_index};
   }
 
-  SortedTopicCounts<Entry>& counts_;
+  TopicCountLists<Entry>& counts_;
   SweepWorker& w_;
   const int k_;
   const double alpha_, beta_, alpha_beta_;
@@ -223,4 +223,4 @@ class SortedListSweep {
 
 }  // namespace pplda::lda
 
-#endif  // PPLDA_LDA_SORTED_LIST_SWEEP_H_
+#endif  // PPLDA_LDA_TOPIC_LIST_SWEEP_H_

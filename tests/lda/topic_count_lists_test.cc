@@ -1,8 +1,8 @@
-// SortedTopicCounts against a plain dense table under random updates: the
-// lists hold exactly the non-zero counts, in the canonical order, padded
-// with sentinels; two tables with equal counts are equal whatever the order
-// of the updates; FitsIn bounds the packed counts.
-#include "lda/sorted_topic_counts.h"
+// TopicCountLists against a plain dense table under random updates: the
+// lists hold exactly the non-zero counts, each topic once, padded with
+// sentinels; two tables with equal counts are equal whatever the order of
+// the updates (and of their lists); FitsIn bounds the packed counts.
+#include "lda/topic_count_lists.h"
 
 #include <cmath>
 #include <cstdint>
@@ -27,7 +27,7 @@ struct Fixture {
 };
 
 template <typename Entry>
-void ExpectListsMatch(const SortedTopicCounts<Entry>& lists, const TermTopicCounts& dense,
+void ExpectListsMatch(const TopicCountLists<Entry>& lists, const TermTopicCounts& dense,
                       int k) {
   for (TermId t = 0; t < dense.num_terms(); ++t) {
     const auto entries = lists.entries(t);
@@ -35,9 +35,13 @@ void ExpectListsMatch(const SortedTopicCounts<Entry>& lists, const TermTopicCoun
     for (int topic = 0; topic < k; ++topic) nonzero += dense.count(t, topic) > 0 ? 1 : 0;
     ASSERT_EQ(static_cast<int>(entries.size()), nonzero) << "term " << t;
     ASSERT_EQ(lists.size(t), nonzero);
+    std::vector<bool> seen(k, false);
     for (size_t j = 0; j < entries.size(); ++j) {
-      EXPECT_EQ(lists.count(entries[j]), dense.count(t, lists.topic(entries[j])));
-      if (j > 0) EXPECT_GT(entries[j - 1], entries[j]) << "not strictly decreasing";
+      const int topic = lists.topic(entries[j]);
+      ASSERT_LT(topic, k) << "a sentinel inside the list";
+      EXPECT_FALSE(seen[topic]) << "topic " << topic << " listed twice";
+      seen[topic] = true;
+      EXPECT_EQ(lists.count(entries[j]), dense.count(t, topic));
     }
     const auto padded = lists.padded_entries(t);
     EXPECT_EQ(padded.size() % kListLanes, 0u);
@@ -60,7 +64,7 @@ void RandomUpdatesKeepTheListsEqualToTheCounts() {
         f.dense.Increment(t, i % k);
       }
     }
-    SortedTopicCounts<Entry> lists(f.dense, f.freq);
+    TopicCountLists<Entry> lists(f.dense, f.freq);
     ExpectListsMatch(lists, f.dense, k);
     Rng rng(static_cast<uint64_t>(k));
     for (int step = 0; step < 20000; ++step) {
@@ -88,8 +92,8 @@ void RandomUpdatesKeepTheListsEqualToTheCounts() {
       if (step % 997 == 0) ExpectListsMatch(lists, f.dense, k);
     }
     ExpectListsMatch(lists, f.dense, k);
-    // The order is a function of the counts: a table built afresh is equal.
-    EXPECT_TRUE(lists == SortedTopicCounts<Entry>(f.dense, f.freq));
+    // Equal counts, equal tables, though built in another order.
+    EXPECT_TRUE(lists == TopicCountLists<Entry>(f.dense, f.freq));
     TermTopicCounts copy(k, f.freq);
     lists.CopyTo(copy);
     for (TermId t = 0; t < kTerms; ++t) {
@@ -102,23 +106,23 @@ void RandomUpdatesKeepTheListsEqualToTheCounts() {
   }
 }
 
-TEST(SortedTopicCountsTest, RandomUpdatesKeepThe32BitListsEqualToTheCounts) {
+TEST(TopicCountListsTest, RandomUpdatesKeepThe32BitListsEqualToTheCounts) {
   RandomUpdatesKeepTheListsEqualToTheCounts<uint32_t>();
 }
 
-TEST(SortedTopicCountsTest, RandomUpdatesKeepThe64BitListsEqualToTheCounts) {
+TEST(TopicCountListsTest, RandomUpdatesKeepThe64BitListsEqualToTheCounts) {
   RandomUpdatesKeepTheListsEqualToTheCounts<uint64_t>();
 }
 
 // A term that never occurs (frequency 0, e.g. a test-only term) has an empty
 // list, also when it is the last one; and counts up to the packing limit
 // survive: K = 65535 leaves 16 bits of count in a 32-bit entry.
-TEST(SortedTopicCountsTest, EmptyTermsAndCountsAtThePackingLimit) {
+TEST(TopicCountListsTest, EmptyTermsAndCountsAtThePackingLimit) {
   const int k = 65535;
   const int32_t limit = (1 << 16) - 1;
-  ASSERT_TRUE(SortedTopicCounts<uint32_t>::FitsIn(k, limit));
+  ASSERT_TRUE(TopicCountLists<uint32_t>::FitsIn(k, limit));
   Fixture f(k, {0, limit, 0});
-  SortedTopicCounts<uint32_t> lists(f.dense, f.freq);
+  TopicCountLists<uint32_t> lists(f.dense, f.freq);
   for (int32_t i = 0; i < limit; ++i) lists.Increment(1, 7);
   lists.Increment(1, k - 1);
   lists.Decrement(1, 7);
@@ -133,28 +137,28 @@ TEST(SortedTopicCountsTest, EmptyTermsAndCountsAtThePackingLimit) {
   lists.CopyTo(copy);
   EXPECT_EQ(copy.count(1, 7), limit - 1);
   EXPECT_EQ(copy.count(1, k - 1), 1);
-  EXPECT_DOUBLE_EQ(lists.SumLogGammaOfCounts(0.5),
+  EXPECT_DOUBLE_EQ(lists.SumLogGammaOfCounts(LogGammaTable(0.5, 4)),
                    std::lgamma(limit - 1 + 0.5) + std::lgamma(1.5) - 2 * std::lgamma(0.5));
 }
 
-TEST(SortedTopicCountsTest, TableWithDifferentCountsIsNotEqual) {
+TEST(TopicCountListsTest, TableWithDifferentCountsIsNotEqual) {
   Fixture f(4, {3, 3});
   f.dense.Increment(0, 1);
   f.dense.Increment(1, 2);
-  SortedTopicCounts<uint32_t> a(f.dense, f.freq);
+  TopicCountLists<uint32_t> a(f.dense, f.freq);
   a.Increment(0, 3);
-  EXPECT_FALSE(a == SortedTopicCounts<uint32_t>(f.dense, f.freq));
+  EXPECT_FALSE(a == TopicCountLists<uint32_t>(f.dense, f.freq));
 }
 
-TEST(SortedTopicCountsTest, FitsInLeavesRoomForTheSentinelTopicAndTheCounts) {
+TEST(TopicCountListsTest, FitsInLeavesRoomForTheSentinelTopicAndTheCounts) {
   // K = 255 needs 8 topic bits (topics 0..254 and the sentinel 255): 24 bits
   // of count in 32-bit entries.
-  EXPECT_EQ(SortedTopicCounts<uint32_t>::TopicBits(255), 8);
-  EXPECT_EQ(SortedTopicCounts<uint32_t>::TopicBits(256), 9);
-  EXPECT_TRUE(SortedTopicCounts<uint32_t>::FitsIn(255, (int64_t{1} << 24) - 1));
-  EXPECT_FALSE(SortedTopicCounts<uint32_t>::FitsIn(255, int64_t{1} << 24));
-  EXPECT_FALSE(SortedTopicCounts<uint32_t>::FitsIn(65535, int64_t{1} << 16));
-  EXPECT_TRUE(SortedTopicCounts<uint64_t>::FitsIn(65535, int64_t{1} << 40));
+  EXPECT_EQ(TopicCountLists<uint32_t>::TopicBits(255), 8);
+  EXPECT_EQ(TopicCountLists<uint32_t>::TopicBits(256), 9);
+  EXPECT_TRUE(TopicCountLists<uint32_t>::FitsIn(255, (int64_t{1} << 24) - 1));
+  EXPECT_FALSE(TopicCountLists<uint32_t>::FitsIn(255, int64_t{1} << 24));
+  EXPECT_FALSE(TopicCountLists<uint32_t>::FitsIn(65535, int64_t{1} << 16));
+  EXPECT_TRUE(TopicCountLists<uint64_t>::FitsIn(65535, int64_t{1} << 40));
 }
 
 }  // namespace
