@@ -10,6 +10,7 @@
 #include <span>
 
 #include "lda/corpus.h"
+#include "lda/document_topic_lists.h"
 #include "lda/padded_topic_rows.h"
 #include "lda/sweep_worker.h"
 
@@ -29,7 +30,12 @@ static_assert(kTopicLanes == 4, "the prefix sums below are written for 4 lanes")
 // that rounds up to the total (probability about 2^-25) goes to topic K - 1.
 class DenseRowSweep {
  public:
-  DenseRowSweep(PaddedTopicRows& rows, SweepWorker& w, int /*num_terms*/, double alpha, double beta)
+  // Counts each document from its assignments: at K <= 32 a pass over a
+  // short document costs less than keeping its counts between visits.
+  static constexpr bool kKeepsDocumentLists = false;
+
+  DenseRowSweep(PaddedTopicRows& rows, DocumentTopicLists& /*unused*/, SweepWorker& w,
+                double alpha, double beta)
       : rows_(rows), w_(w), k_(static_cast<int>(w.totals.size())), stride_(rows.stride()),
         alpha_(alpha), beta_(static_cast<float>(beta)) {
     for (int k = 0; k < k_; ++k) {
@@ -38,8 +44,10 @@ class DenseRowSweep {
     }
   }
 
-  void Document(std::span<const TermId> terms, std::span<int32_t> doc_z, size_t first,
-                size_t last) {
+  // Resamples tokens [first, last) of document m, whose assignments are
+  // doc_z (all its tokens; [first, last) is a part of it), terms `terms`.
+  void Document(int32_t /*m*/, std::span<const TermId> terms, std::span<int32_t> doc_z,
+                size_t first, size_t last) {
     int32_t* ndk = w_.doc_counts.data();
     float* weight = w_.doc_weight.data();
     for (const int k : doc_z) ++ndk[k];

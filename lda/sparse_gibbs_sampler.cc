@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "lda/document_blocks.h"
+#include "lda/document_topic_lists.h"
 #include "lda/log_gamma_table.h"
 #include "lda/random.h"
 #include "lda/dense_row_sweep.h"
@@ -113,6 +114,13 @@ class EngineOf : public SparseGibbsSampler::Engine {
       }
       segment_[static_cast<size_t>(m) * (parts + 1) + parts] = static_cast<int64_t>(terms_.size());
     }
+    if (!SweepOf::kKeepsDocumentLists) return;
+    std::vector<std::span<const int32_t>> doc_z(d);
+    for (int32_t m = 0; m < d; ++m) {
+      const size_t row = static_cast<size_t>(m) * (parts + 1);
+      doc_z[m] = std::span<const int32_t>(z_).subspan(segment_[row], segment_[row + parts] - segment_[row]);
+    }
+    doc_topics_ = DocumentTopicLists(doc_z, k);
   }
 
   // parts sub-sweeps; in sub-sweep s worker p resamples its documents'
@@ -192,18 +200,36 @@ class EngineOf : public SparseGibbsSampler::Engine {
     if (!(counts_ == Table(recount, state.TermFrequencies()))) {
       return absl::InternalError("topic-term table differs from the counts of z");
     }
+    if (!SweepOf::kKeepsDocumentLists) return absl::OkStatus();
+    std::vector<int32_t> counts(state.num_topics, 0);
+    for (int32_t m = 0; m < state.num_documents(); ++m) {
+      for (const int k : state.z[m]) ++counts[k];
+      int32_t listed = 0;
+      for (const DocumentTopic& e : doc_topics_.topics(m)) {
+        if (e.count <= 0 || counts[e.topic] != e.count) {
+          return absl::InternalError(absl::StrCat("document ", m, "'s topic list differs from z"));
+        }
+        counts[e.topic] = 0;
+        ++listed;
+      }
+      if (std::any_of(counts.begin(), counts.end(), [](int32_t c) { return c != 0; }) ||
+          static_cast<int64_t>(listed) > doc_topics_.capacity(m)) {
+        return absl::InternalError(absl::StrCat("document ", m, "'s topic list misses a topic"));
+      }
+    }
     return absl::OkStatus();
   }
 
  private:
   void Sweep(SweepWorker& w, int group, GibbsState& state) {
-    SweepOf sweep(counts_, w, state.num_terms, alpha_, beta_);
+    SweepOf sweep(counts_, doc_topics_, w, alpha_, beta_);
     const std::span<const TermId> terms(terms_);
     for (int32_t m = w.doc_begin; m < w.doc_end; ++m) {
       const size_t row = static_cast<size_t>(m) * (parts_ + 1);
+      if (segment_[row + group] == segment_[row + group + 1]) continue;  // none in this range
       const int64_t begin = segment_[row];
       const std::span<int32_t> doc_z(&z_[begin], segment_[row + parts_] - begin);
-      sweep.Document(terms.subspan(begin, doc_z.size()), doc_z, segment_[row + group] - begin,
+      sweep.Document(m, terms.subspan(begin, doc_z.size()), doc_z, segment_[row + group] - begin,
                      segment_[row + group + 1] - begin);
     }
   }
@@ -225,6 +251,7 @@ class EngineOf : public SparseGibbsSampler::Engine {
   std::vector<TermId> terms_;
   std::vector<int32_t> z_;
   std::vector<int32_t> position_;
+  DocumentTopicLists doc_topics_;  // each thread touches its block's
 };
 
 }  // namespace

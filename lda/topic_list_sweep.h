@@ -14,6 +14,7 @@
 #include <span>
 
 #include "lda/corpus.h"
+#include "lda/document_topic_lists.h"
 #include "lda/topic_count_lists.h"
 #include "lda/sweep_worker.h"
 
@@ -25,9 +26,12 @@ namespace pplda::lda {
 template <typename Entry>
 class TopicListSweep {
  public:
-  TopicListSweep(TopicCountLists<Entry>& counts, SweepWorker& w, int /*num_terms*/, double alpha,
-                  double beta)
-      : counts_(counts), w_(w), k_(static_cast<int>(w.totals.size())), alpha_(alpha),
+  // Starts each document from its kept topic counts (document_topic_lists.h).
+  static constexpr bool kKeepsDocumentLists = true;
+
+  TopicListSweep(TopicCountLists<Entry>& counts, DocumentTopicLists& docs, SweepWorker& w,
+                 double alpha, double beta)
+      : counts_(counts), docs_(docs), w_(w), k_(static_cast<int>(w.totals.size())), alpha_(alpha),
         beta_(beta), alpha_beta_(alpha * beta) {
     for (int k = 0; k < k_; ++k) {
       w_.denom_inv[k] = (*w_.reciprocal)(w_.totals[k]);
@@ -37,12 +41,12 @@ class TopicListSweep {
     }
   }
 
-  // Resamples tokens [first, last) of a document whose assignments are
+  // Resamples tokens [first, last) of document m, whose assignments are
   // doc_z (all its tokens; [first, last) is a part of it), terms `terms`.
-  void Document(std::span<const TermId> terms, std::span<int32_t> doc_z, size_t first,
+  void Document(int32_t m, std::span<const TermId> terms, std::span<int32_t> doc_z, size_t first,
                 size_t last) {
     int32_t* ndk = w_.doc_counts.data();
-    BeginDocument(doc_z, ndk);
+    BeginDocument(m, ndk);
     for (size_t i = first; i < last; ++i) {
       const TermId t = terms[i];
       // Heads far ahead, entries nearer (their head is in cache by then).
@@ -63,35 +67,39 @@ class TopicListSweep {
       counts_.Transfer(t, draw.own_index, k, draw.index);
       doc_z[i] = k;
     }
-    EndDocument(ndk);
+    EndDocument(m, ndk);
   }
 
  private:
-  // The document's counts, in the worker's K-wide scratch (cache-resident,
-  // unlike a row of the D x K table), and its topics in order of first
-  // appearance (deterministic, O(document length)).
-  void BeginDocument(std::span<const int32_t> doc_z, int32_t* ndk) {
+  // The document's counts from its list into the worker's K-wide scratch
+  // (cache-resident, unlike a row of a D x K table), with its topics in
+  // the list's order.
+  void BeginDocument(int32_t m, int32_t* ndk) {
+    const std::span<const DocumentTopic> list = docs_.topics(m);
     r_ = 0;
-    num_doc_topics_ = 0;
-    for (const int k : doc_z) {
-      if (ndk[k]++ > 0) continue;
-      w_.doc_pos[k] = num_doc_topics_;
-      w_.doc_topics[num_doc_topics_++] = k;
-    }
-    for (int j = 0; j < num_doc_topics_; ++j) {
-      const int k = w_.doc_topics[j];
-      r_ += ndk[k] * beta_ * w_.denom_inv[k];
-      w_.coef[k] = (ndk[k] + alpha_) * w_.denom_inv[k];
+    num_doc_topics_ = static_cast<int32_t>(list.size());
+    for (int32_t j = 0; j < num_doc_topics_; ++j) {
+      const int k = list[j].topic;
+      const int32_t count = list[j].count;
+      ndk[k] = count;
+      w_.doc_pos[k] = j;
+      w_.doc_topics[j] = k;
+      r_ += count * beta_ * w_.denom_inv[k];
+      w_.coef[k] = (count + alpha_) * w_.denom_inv[k];
     }
   }
 
-  void EndDocument(int32_t* ndk) {
-    for (int j = 0; j < num_doc_topics_; ++j) {
+  // The document's counts back into its list; the scratch cleared.
+  void EndDocument(int32_t m, int32_t* ndk) {
+    DocumentTopic* list = docs_.mutable_topics(m);
+    for (int32_t j = 0; j < num_doc_topics_; ++j) {
       const int k = w_.doc_topics[j];
+      list[j] = {k, ndk[k]};
       ndk[k] = 0;
       w_.coef[k] = alpha_ * w_.denom_inv[k];
       w_.doc_pos[k] = -1;
     }
+    docs_.set_size(m, num_doc_topics_);
   }
 
   // What Remove changed, so that a token drawn back into its topic costs no
@@ -212,6 +220,7 @@ class TopicListSweep {
   }
 
   TopicCountLists<Entry>& counts_;
+  DocumentTopicLists& docs_;
   SweepWorker& w_;
   const int k_;
   const double alpha_, beta_, alpha_beta_;
