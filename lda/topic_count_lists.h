@@ -90,6 +90,7 @@ class TopicCountLists {
   const void* head_address(TermId t) const { return &heads_[t]; }
   const Entry* list_address(TermId t) const { return entries_.data() + heads_[t].begin; }
   int topic_bits() const { return topic_bits_; }
+  Entry topic_mask() const { return topic_mask_; }
   int topic(Entry e) const { return static_cast<int>(e & topic_mask_); }
   int64_t count(Entry e) const { return static_cast<int64_t>(e >> topic_bits_); }
 

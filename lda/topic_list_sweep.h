@@ -17,6 +17,7 @@
 #include "lda/document_topic_lists.h"
 #include "lda/topic_count_lists.h"
 #include "lda/sweep_worker.h"
+#include "lda/term_bucket.h"
 
 namespace pplda::lda {
 
@@ -187,19 +188,14 @@ class TopicListSweep {
     const std::span<const Entry> list = counts_.padded_entries(t);
     const int32_t n = static_cast<int32_t>(list.size());
     double* running = w_.q_weight.data();
-    double q = 0;
-    int32_t own_index = -1;
-    for (int32_t j = 0; j < n; ++j) {
-      const int k = counts_.topic(list[j]);
-      const int64_t count = counts_.count(list[j]) - (k == own_topic ? 1 : 0);
-      q += static_cast<double>(count) * w_.coef[k];
-      running[j] = q;
-      own_index = k == own_topic ? j : own_index;
-    }
+    const TermBucketSum bucket = SumTermBucket<Entry>(
+        {list.data(), n, counts_.topic_bits(), counts_.topic_mask()}, own_topic, w_.coef.data(),
+        running, avx2_);
+    const double q = bucket.total;
+    const int32_t own_index = bucket.own_index;
     double u = w_.rng.Uniform() * (s_ + r_ + q);
     if (u < q) {
-      int32_t index = 0;
-      for (int32_t j = 0; j < n; ++j) index += running[j] <= u ? 1 : 0;
+      const int32_t index = CountAtOrBelow(running, n, u, avx2_);
       return {counts_.topic(list[index]), index, own_index};
     }
     u -= q;
@@ -224,6 +220,7 @@ class TopicListSweep {
   SweepWorker& w_;
   const int k_;
   const double alpha_, beta_, alpha_beta_;
+  const bool avx2_ = TermBucketHasAvx2();
   double s_ = 0;  // sum_k s_k
   double r_ = 0;  // sum_k r_k for the current document
   int32_t num_doc_topics_ = 0;
