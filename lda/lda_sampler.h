@@ -105,8 +105,7 @@ absl::StatusOr<std::unique_ptr<LdaSampler>> CreateSampler(std::string_view kind,
 
 // The sampler "auto" stands for: "sparse" (the standard sampler's
 // conditional, the fastest sampler measured within 1% of its held-out
-// perplexity; it chooses its table layout by K and document length, see
-// CountLayoutFor in lda/sparse_gibbs_sampler.h).
+// perplexity; lda/sparse_gibbs_sampler.h).
 std::string_view AutoSamplerKind(const Corpus& corpus, const SamplerOptions& options);
 
 }  // namespace pplda::lda

@@ -16,8 +16,7 @@ std::string_view AutoSamplerKind(const Corpus& /*corpus*/, const SamplerOptions&
   // The sparse sampler draws from the standard sampler's conditional; it was
   // measured 0.54-0.77x the standard sampler's time with held-out perplexity
   // within 1% of it, where the faster warp sampler was 3-10% above
-  // (docs/performance.md, "Plaintext sampler against WarpLDA"). It picks its
-  // own table layout by K and document length (CountLayoutFor).
+  // (docs/performance.md, "Plaintext sampler against WarpLDA").
   return "sparse";
 }
 

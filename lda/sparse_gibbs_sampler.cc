@@ -256,21 +256,10 @@ class EngineOf : public SparseGibbsSampler::Engine {
 
 }  // namespace
 
-CountLayout CountLayoutFor(const Corpus& corpus, int num_topics) {
-  const double mean_length =
-      corpus.documents.empty()
-          ? 0.0
-          : static_cast<double>(corpus.num_tokens()) / static_cast<double>(corpus.documents.size());
-  return num_topics <= kDenseRowsMaxTopics && mean_length < kDenseRowsMaxMeanLength
-             ? CountLayout::kDenseRows
-             : CountLayout::kTopicLists;
-}
-
 SparseGibbsSampler::SparseGibbsSampler(const Corpus& corpus, const SamplerOptions& options,
                                        GibbsState state, CountLayout layout)
     : LdaSampler(corpus, options, std::move(state)),
-      layout_(layout == CountLayout::kAuto ? CountLayoutFor(corpus, options.num_topics)
-                                           : layout) {
+      layout_(layout == CountLayout::kAuto ? CountLayout::kTopicLists : layout) {
   const int parts =
       std::max(1, std::min({num_threads_, state_.num_documents(), kMaxSparseThreads}));
   const std::vector<int32_t> frequency = state_.TermFrequencies();

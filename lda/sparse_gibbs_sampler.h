@@ -3,17 +3,19 @@
 // from the standard sampler's conditional,
 //   p(z_i = k | rest) ∝ (n_k(t)^-i + beta) (n_m(k)^-i + alpha) / (n_k^-i + V beta),
 // against counts laid out for the cache:
-//   - packed lists (large K; TopicListSweep): each term's non-zero topics
+//   - packed lists (what kAuto picks; TopicListSweep): each term's non-zero topics
 //     and counts packed into one short list (TopicCountLists, MALLET's
 //     entries, not kept sorted), drawn through SparseLDA's
 //     buckets (collapsed_gibbs_sampler.h), so a token costs O(topics of its
 //     term) and touches one or two cache lines of the table;
-//   - dense rows (small K and short documents; DenseRowSweep): the whole
-//     padded row of the term, four topics per vector, no data-dependent
-//     branch; weights and running sums in single precision, so a topic's
+//   - dense rows (only when asked for; DenseRowSweep): the whole padded row
+//     of the term, four topics per vector, no data-dependent branch;
+//     weights and running sums in single precision, so a topic's
 //     probability is off by at most about K 2^-24 of the total weight.
-// CountLayoutFor picks one by K and mean document length (measured:
-// docs/performance.md, "Plaintext sampler against WarpLDA").
+//     It was the choice for K <= 32 and short documents until the lists
+//     kept documents' counts between visits and summed long lists by AVX2;
+//     since then lists measured as fast or faster at every K tried (2-32,
+//     SOTU's 35-token windows; docs/performance.md).
 //
 // Threads: P threads, P contiguous document blocks (equal tokens) and P
 // contiguous term ranges (equal occurrences). An iteration is P sub-sweeps;
@@ -44,16 +46,10 @@ namespace pplda::lda {
 // count may not fit beside the topic in 32 bits (or asked for, in tests).
 enum class CountLayout { kAuto, kDenseRows, kTopicLists, kWideTopicLists };
 
-// Dense rows when K <= kDenseRowsMaxTopics and documents hold fewer than
-// kDenseRowsMaxMeanLength tokens on average (short documents spread a
-// term over more topics, so its list is longer); packed lists otherwise.
-inline constexpr int kDenseRowsMaxTopics = 32;
-inline constexpr double kDenseRowsMaxMeanLength = 100;
 // The sampler uses at most this many threads (its per-document range
 // offsets grow with the thread count; one shared table gains little from
 // more).
 inline constexpr int kMaxSparseThreads = 64;
-CountLayout CountLayoutFor(const Corpus& corpus, int num_topics);
 
 class SparseGibbsSampler : public LdaSampler {
  public:

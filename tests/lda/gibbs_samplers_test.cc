@@ -222,26 +222,27 @@ TEST(SparseSamplerTest, SharedListsStayEqualToTheCountsOfZ) {
   }
 }
 
-TEST(CreateSamplerTest, AutoPicksTheSparseSamplerWhoseLayoutFollowsKAndDocumentLength) {
-  // Mean lengths 110 and 22.5 tokens, either side of kDenseRowsMaxMeanLength.
+TEST(CreateSamplerTest, AutoPicksTheSparseSamplerWithPackedLists) {
+  // Mean lengths 110 and 22.5 tokens: packed lists for long and short
+  // documents, small K and large; dense rows only when asked for.
   const Corpus long_docs = model_testing::MakeSyntheticCorpus(5, 40, 4, 100, 120, 0.2, 3).corpus;
   const Corpus short_docs = model_testing::MakeSyntheticCorpus(5, 40, 20, 5, 40, 0.2, 3).corpus;
-  ASSERT_GE(long_docs.num_tokens(), kDenseRowsMaxMeanLength * long_docs.num_documents());
-  ASSERT_LT(short_docs.num_tokens(), kDenseRowsMaxMeanLength * short_docs.num_documents());
   EXPECT_EQ(AutoSamplerKind(long_docs, Options(200, 1)), "sparse");
   EXPECT_EQ(AutoSamplerKind(short_docs, Options(5, 1)), "sparse");
-  EXPECT_EQ(CountLayoutFor(short_docs, kDenseRowsMaxTopics), CountLayout::kDenseRows);
-  EXPECT_EQ(CountLayoutFor(short_docs, kDenseRowsMaxTopics + 1), CountLayout::kTopicLists);
-  EXPECT_EQ(CountLayoutFor(long_docs, 2), CountLayout::kTopicLists);
   auto s = Make("auto", long_docs, Options(200, 1));
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ((*s)->kind(), "sparse");
   EXPECT_EQ((*s)->Model().metadata["sampler"], "sparse");
-  auto dense = SparseGibbsSampler::Create(short_docs, Options(20, 1));
-  auto lists = SparseGibbsSampler::Create(long_docs, Options(20, 1));
-  ASSERT_TRUE(dense.ok() && lists.ok());
+  for (const Corpus* corpus : {&short_docs, &long_docs}) {
+    for (const int k : {2, 20, 200}) {
+      auto sampler = SparseGibbsSampler::Create(*corpus, Options(k, 1));
+      ASSERT_TRUE(sampler.ok()) << sampler.status();
+      EXPECT_EQ((*sampler)->layout(), CountLayout::kTopicLists) << "K = " << k;
+    }
+  }
+  auto dense = SparseGibbsSampler::Create(short_docs, Options(20, 1), CountLayout::kDenseRows);
+  ASSERT_TRUE(dense.ok()) << dense.status();
   EXPECT_EQ((*dense)->layout(), CountLayout::kDenseRows);
-  EXPECT_EQ((*lists)->layout(), CountLayout::kTopicLists);
 }
 
 TEST(WarpSamplerTest, StepsOutOfItsRangeAreRefused) {
