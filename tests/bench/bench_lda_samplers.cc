@@ -1,8 +1,7 @@
 // Throughput of the plaintext Gibbs samplers on the bundled SOTU slice
 // (data/sotu: sentence windows of <= 100 words, default preprocessing,
 // training split): tokens resampled per second against K, for the standard
-// (SparseLDA; AD-LDA on 2 threads), the sparse (its layout by K: dense rows
-// up to K = 32 on these short documents, sorted lists above) and the
+// (SparseLDA; AD-LDA on 2 threads), the sparse (packed lists) and the
 // batched sampler, on 1 and 2
 // threads. Corpus loading and sampler creation (random initialisation) are
 // outside the timed region; each timed iteration is one RunIteration(),
