@@ -4,9 +4,9 @@
 //               sequential collapsed Gibbs, SparseLDA buckets; AD-LDA when
 //               run on more than one thread. The exact reference.
 //   "sparse"    SparseGibbsSampler (lda/sparse_gibbs_sampler.h): the same
-//               conditional over cache-compact counts (packed lists or
-//               dense rows by K), threads on rotating term ranges; what
-//               "auto" picks.
+//               conditional over cache-compact counts (packed lists;
+//               dense rows when asked for), threads on rotating term
+//               ranges; what "auto" picks.
 //   "mh"        MetropolisHastingsSampler (lda/metropolis_hastings_sampler.h):
 //               the same posterior reached by O(1) Metropolis-Hastings steps
 //               per token (LightLDA/WarpLDA proposals); AD-LDA on threads.
@@ -104,8 +104,8 @@ absl::StatusOr<std::unique_ptr<LdaSampler>> CreateSampler(std::string_view kind,
                                                           const SamplerOptions& options);
 
 // The sampler "auto" stands for: "sparse" (the standard sampler's
-// conditional, the fastest sampler measured within 1% of its held-out
-// perplexity; lda/sparse_gibbs_sampler.h).
+// conditional over packed lists, 0.4-0.7x its time; held-out perplexity
+// within about 1% of it, docs/performance.md; lda/sparse_gibbs_sampler.h).
 std::string_view AutoSamplerKind(const Corpus& corpus, const SamplerOptions& options);
 
 }  // namespace pplda::lda
