@@ -73,7 +73,8 @@ class EngineOf : public SparseGibbsSampler::Engine {
         parts_(parts), counts_(state.term_topic, state.TermFrequencies()),
         totals_(state.topic_totals), reciprocal_(state.num_terms * options.beta, state.num_tokens),
         lgamma_beta_(options.beta, MaxOf(state.TermFrequencies())),
-        lgamma_alpha_(options.alpha, MaxDocumentLength(state)) {
+        lgamma_alpha_(options.alpha, MaxDocumentLength(state)),
+        lgamma_k_alpha_(options.num_topics * options.alpha, MaxDocumentLength(state)) {
     const std::vector<int32_t> doc_bounds = DocumentBlockBoundaries(state, parts);
     const std::vector<TermId> term_bounds = TermRangeBoundaries(state.TermFrequencies(), parts);
     const int k = state.num_topics;
@@ -161,23 +162,31 @@ class EngineOf : public SparseGibbsSampler::Engine {
 
   double LogLikelihood() const override {
     const int k = static_cast<int>(totals_.size());
-    const double v_beta = num_terms_ * beta_, k_alpha = k * alpha_;
+    const double v_beta = num_terms_ * beta_;
     double ll = counts_.SumLogGammaOfCounts(lgamma_beta_);
+    const double lg_v_beta = std::lgamma(v_beta);
     for (int topic = 0; topic < k; ++topic) {
-      ll += std::lgamma(v_beta) - std::lgamma(static_cast<double>(totals_[topic]) + v_beta);
+      ll += lg_v_beta - std::lgamma(static_cast<double>(totals_[topic]) + v_beta);
     }
-    const double lg_alpha = lgamma_alpha_(0);
+    const double lg_alpha = lgamma_alpha_(0), lg_k_alpha = lgamma_k_alpha_(0);
+    const int32_t d = static_cast<int32_t>(segment_.size() / (parts_ + 1));
+    if (SweepOf::kKeepsDocumentLists) {  // each document's K_m counts, not its tokens
+      for (int32_t m = 0; m < d; ++m) {
+        const size_t row = static_cast<size_t>(m) * (parts_ + 1);
+        ll += lg_k_alpha - lgamma_k_alpha_(segment_[row + parts_] - segment_[row]);
+        for (const DocumentTopic& e : doc_topics_.topics(m)) ll += lgamma_alpha_(e.count) - lg_alpha;
+      }
+      return ll;
+    }
     std::vector<int32_t> doc_counts(k, 0);
     std::vector<int32_t> seen;
-    const int32_t d = static_cast<int32_t>(segment_.size() / (parts_ + 1));
     for (int32_t m = 0; m < d; ++m) {
       const size_t row = static_cast<size_t>(m) * (parts_ + 1);
       seen.clear();
       for (int64_t n = segment_[row]; n < segment_[row + parts_]; ++n) {
         if (doc_counts[z_[n]]++ == 0) seen.push_back(z_[n]);
       }
-      const double length = static_cast<double>(segment_[row + parts_] - segment_[row]);
-      ll += std::lgamma(k_alpha) - std::lgamma(length + k_alpha);
+      ll += lg_k_alpha - lgamma_k_alpha_(segment_[row + parts_] - segment_[row]);
       for (const int32_t topic : seen) {
         ll += lgamma_alpha_(doc_counts[topic]) - lg_alpha;
         doc_counts[topic] = 0;
@@ -240,8 +249,9 @@ class EngineOf : public SparseGibbsSampler::Engine {
   Table counts_;  // shared: workers touch disjoint terms
   std::vector<int64_t> totals_;      // n_k between sub-sweeps
   const ReciprocalTable reciprocal_;
-  // lgamma(n + beta) and lgamma(n + alpha) of the counts LogLikelihood meets.
-  const LogGammaTable lgamma_beta_, lgamma_alpha_;
+  // lgamma(n + beta), lgamma(n + alpha) and lgamma(n + K alpha) of the
+  // counts and lengths LogLikelihood meets.
+  const LogGammaTable lgamma_beta_, lgamma_alpha_, lgamma_k_alpha_;
   std::vector<std::unique_ptr<SweepWorker>> workers_;
   // Tokens regrouped: document m's tokens of term range g are entries
   // [segment_[m (P+1) + g], segment_[m (P+1) + g + 1]) of terms_ and z_
