@@ -1,6 +1,6 @@
-// The sparse sampler's sweep for large K (sparse_gibbs_sampler.h): SparseLDA's
-// buckets (Yao, Mimno & McCallum, KDD 2009; notation of
-// collapsed_gibbs_sampler.h) over the term's packed list
+// The sparse sampler's sweep (sparse_gibbs_sampler.h; what `auto` runs at
+// every K): SparseLDA's buckets (Yao, Mimno & McCallum, KDD 2009; notation
+// of collapsed_gibbs_sampler.h) over the term's packed list
 // (TopicCountLists). Internal to the sampler.
 //
 // Invariant between tokens: the worker's coef, denom_inv, denom_inv_less
