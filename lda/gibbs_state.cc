@@ -1,5 +1,6 @@
 #include "lda/gibbs_state.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -144,10 +145,14 @@ std::vector<std::vector<double>> GibbsState::DocumentTopicMixtures(double alpha)
 
 std::vector<int64_t> GibbsState::TopicTermCountsByTopic() const {
   std::vector<int64_t> counts(static_cast<size_t>(num_topics) * num_terms);
-  for (TermId t = 0; t < num_terms; ++t) {
-    const int32_t* row = term_topic.row(t);
+  // Transposed in tiles of kTile terms: their rows stay in cache while each
+  // topic's kTile counts are written contiguously.
+  constexpr TermId kTile = 64;
+  for (TermId first = 0; first < num_terms; first += kTile) {
+    const TermId last = std::min(num_terms, first + kTile);
     for (int k = 0; k < num_topics; ++k) {
-      counts[static_cast<size_t>(k) * num_terms + t] = row[k];
+      int64_t* out = &counts[static_cast<size_t>(k) * num_terms];
+      for (TermId t = first; t < last; ++t) out[t] = term_topic.count(t, k);
     }
   }
   return counts;

@@ -62,21 +62,22 @@ absl::Status LdaModel::Validate() const {
         " x ", num_terms(), " = ", expected));
   }
   const int32_t v = num_terms();
-  int64_t total = 0;  // of the current topic; <= 2^53 before each addition
-  for (size_t i = 0; i < expected; ++i) {
-    if (i % v == 0) total = 0;
-    const int64_t c = topic_term_counts[i];
-    if (c < 0 || c > kMaxModelCount) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "model: topic_term_counts[", i / v, "][", i % v, "] (term '",
-          vocabulary.term(static_cast<TermId>(i % v)), "') is ", c,
-          "; counts must be in [0, 2^53]"));
-    }
-    total += c;
-    if (total > kMaxModelCount) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "model: the counts of topic ", i / v, " add up to more than 2^53 (at term '",
-          vocabulary.term(static_cast<TermId>(i % v)), "')"));
+  for (int k = 0; k < num_topics; ++k) {
+    const int64_t* row = &topic_term_counts[static_cast<size_t>(k) * v];
+    int64_t total = 0;  // <= 2^53 before each addition
+    for (TermId t = 0; t < v; ++t) {
+      const int64_t c = row[t];
+      if (c < 0 || c > kMaxModelCount) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "model: topic_term_counts[", k, "][", t, "] (term '", vocabulary.term(t), "') is ", c,
+            "; counts must be in [0, 2^53]"));
+      }
+      total += c;
+      if (total > kMaxModelCount) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("model: the counts of topic ", k, " add up to more than 2^53 (at term '",
+                         vocabulary.term(t), "')"));
+      }
     }
   }
   return absl::OkStatus();

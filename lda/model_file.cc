@@ -1,5 +1,6 @@
 #include "lda/model_file.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -229,24 +230,43 @@ json ModelFieldsWithoutCounts(const LdaModel& model) {
   return out;
 }
 
-// topic_term_counts as JSON text: K rows of V integers.
-std::string CountsText(const LdaModel& model) {
+// Characters of c's decimal form (c >= 0).
+size_t DecimalLength(int64_t c) {
+  size_t length = 1;
+  for (; c >= 10; c /= 10) ++length;
+  return length;
+}
+
+// Characters CountsText writes: K rows of V numbers, commas and brackets.
+size_t CountsTextLength(const LdaModel& model) {
+  const size_t k = static_cast<size_t>(model.num_topics);
+  size_t length = 2 + k * (static_cast<size_t>(model.num_terms()) + 1) + (k - 1);
+  for (const int64_t c : model.topic_term_counts) length += DecimalLength(c);
+  return length;
+}
+
+// topic_term_counts as JSON text (K rows of V integers) into out, which
+// has room for exactly CountsTextLength(model) characters; returns the end.
+char* CountsText(const LdaModel& model, char* out) {
   const size_t v = static_cast<size_t>(model.num_terms());
-  std::string text = "[";
-  text.reserve(model.topic_term_counts.size() * 3 + 16);
-  char digits[24];
+  const int64_t* counts = model.topic_term_counts.data();
+  *out++ = '[';
   for (int k = 0; k < model.num_topics; ++k) {
-    text += k == 0 ? "[" : ",[";
+    if (k > 0) *out++ = ',';
+    *out++ = '[';
     for (size_t t = 0; t < v; ++t) {
-      if (t > 0) text += ',';
-      const auto result =
-          std::to_chars(digits, digits + sizeof(digits), model.topic_term_counts[k * v + t]);
-      text.append(digits, result.ptr);
+      if (t > 0) *out++ = ',';
+      const int64_t c = counts[k * v + t];
+      if (c < 10) {  // most counts of a sparse model are 0
+        *out++ = static_cast<char>('0' + c);
+      } else {
+        out = std::to_chars(out, out + 24, c).ptr;
+      }
     }
-    text += ']';
+    *out++ = ']';
   }
-  text += ']';
-  return text;
+  *out++ = ']';
+  return out;
 }
 
 }  // namespace
@@ -307,8 +327,18 @@ absl::Status WriteModelFile(const LdaModel& model, const std::string& path) {
   constexpr std::string_view kPlaceholder = "\"topic_term_counts\":null";
   const size_t at = text.rfind(kPlaceholder);
   if (at == std::string::npos) return absl::InternalError("model: counts placeholder missing");
-  text.replace(at + kPlaceholder.size() - 4, 4, CountsText(model));
-  return WriteFileAtomically(path, text);
+  // Written in place into a string of the final length (no copy of the
+  // counts' text).
+  const size_t counts_at = at + kPlaceholder.size() - 4;
+  const size_t counts_length = CountsTextLength(model);
+  std::string file(text.size() - 4 + counts_length, '\0');
+  std::copy(text.begin(), text.begin() + static_cast<ptrdiff_t>(counts_at), file.begin());
+  char* end = CountsText(model, file.data() + counts_at);
+  if (end != file.data() + counts_at + counts_length) {
+    return absl::InternalError("model: counts text length mismatch");
+  }
+  std::copy(text.begin() + static_cast<ptrdiff_t>(counts_at + 4), text.end(), end);
+  return WriteFileAtomically(path, file);
 }
 
 absl::StatusOr<LdaModel> ReadModelFile(const std::string& path) {

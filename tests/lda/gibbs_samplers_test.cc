@@ -359,6 +359,28 @@ DenseCounts Count(const Corpus& c, const std::vector<std::vector<int>>& z, int k
   return d;
 }
 
+// The model's K x V counts (transposed from the samplers' term-major
+// tables in tiles of 64 terms) are the counts of the assignments, on a
+// vocabulary that is not a multiple of the tile.
+TEST(SamplerFormulaTest, ModelCountsAreTheCountsOfTheAssignments) {
+  const Corpus c = model_testing::MakeSyntheticCorpus(7, 150, 60, 5, 40, 0.2, 3).corpus;
+  ASSERT_EQ(c.vocabulary.size() % 64 == 0, false);
+  for (const std::string kind : {"standard", "sparse", "mh", "warp", "batched"}) {
+    auto s = Make(kind, c, Options(7, 2));
+    ASSERT_TRUE(s.ok()) << s.status();
+    (*s)->RunIteration();
+    const DenseCounts d = Count(c, (*s)->assignments(), 7);
+    const std::vector<int64_t> counts = (*s)->Model().topic_term_counts;
+    const size_t v = c.vocabulary.size();
+    ASSERT_EQ(counts.size(), 7 * v);
+    for (int k = 0; k < 7; ++k) {
+      for (size_t t = 0; t < v; ++t) {
+        ASSERT_EQ(counts[k * v + t], d.topic_term[k][t]) << kind << " topic " << k << " term " << t;
+      }
+    }
+  }
+}
+
 TEST(SamplerFormulaTest, LogLikelihoodIsTheCollapsedJoint) {
   const Corpus c = TinyCorpus();
   auto s = Make("standard", c, Options(3, 1));

@@ -155,7 +155,7 @@ TEST(ModelFileTest, FileTextIsTheJsonDumpEvenWithTheCountsKeyElsewhere) {
   const std::string path = TempPath("streamed.json");
   LdaModel m = SmallModel();
   m.vocabulary = *Vocabulary::FromTerms({"topic_term_counts", "b\"x", "null"});
-  m.topic_term_counts = {3, 1, 0, 0, 1234567890123, 6};
+  m.topic_term_counts = {9, 10, 0, 99, 1234567890123, 100};
   m.metadata["topic_term_counts"] = nullptr;
   m.metadata["nested"] = {{"topic_term_counts", nullptr}};
   ASSERT_TRUE(WriteModelFile(m, path).ok());
