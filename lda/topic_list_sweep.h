@@ -54,15 +54,17 @@ class TopicListSweep {
       if (i + kHeadPrefetch < last) __builtin_prefetch(counts_.head_address(terms[i + kHeadPrefetch]));
       if (i + kListPrefetch < last) __builtin_prefetch(counts_.list_address(terms[i + kListPrefetch]));
       const int old_k = doc_z[i];
-      // The token leaves topic old_k in the document, the totals and the
-      // buckets; in its term's list only if it moves (Sample discounts it).
-      const Removal removal = Remove(old_k, ndk);
-      const Draw draw = Sample(t, old_k, ndk);
+      // The draw sees the token out of topic old_k (Withdraw); the counts
+      // and sums change only if it moves (in its term's list too: Sample
+      // discounts it there).
+      const Withdrawal removal = Withdraw(old_k, ndk);
+      const Draw draw = Sample(t, old_k, removal, ndk);
       const int k = draw.topic;
       if (k == old_k) {
-        Restore(old_k, removal, ndk);
+        w_.coef[old_k] = removal.coef;
         continue;
       }
+      Commit(old_k, removal, ndk);
       FinishRemoval(old_k, ndk);
       Add(k, ndk);
       counts_.Transfer(t, draw.own_index, k, draw.index);
@@ -103,41 +105,33 @@ class TopicListSweep {
     docs_.set_size(m, num_doc_topics_);
   }
 
-  // What Remove changed, so that a token drawn back into its topic costs no
-  // division and leaves the sums exactly as they were.
-  struct Removal {
-    double s, r, denom_inv, coef;
+  // One token out of topic k of the document, as the draw sees it: the
+  // bucket sums without it (s, r) and coef[k] set to its value without it
+  // (the one table entry the term bucket reads for it). Nothing else
+  // changes until Commit, so a token drawn back into k costs one store to
+  // undo (coef[k] = the returned coef).
+  struct Withdrawal {
+    double s, r, coef;
   };
+  Withdrawal Withdraw(int k, const int32_t* ndk) {
+    const double d = w_.denom_inv[k], d_less = w_.denom_inv_less[k];
+    const int32_t n = ndk[k];
+    const Withdrawal out{(s_ - alpha_beta_ * d) + alpha_beta_ * d_less,
+                         (r_ - n * beta_ * d) + (n - 1) * beta_ * d_less, w_.coef[k]};
+    w_.coef[k] = ((n - 1) + alpha_) * d_less;
+    return out;
+  }
 
-
-  // Takes one token out of topic k of the document and the totals. The
-  // topic stays on the document's list until FinishRemoval (with weight 0 in
-  // the document bucket if its count reached 0).
-  Removal Remove(int k, int32_t* ndk) {
-    const Removal before{s_, r_, w_.denom_inv[k], w_.coef[k]};
-    s_ -= alpha_beta_ * before.denom_inv;
-    r_ -= ndk[k] * beta_ * before.denom_inv;
+  // Applies Withdraw(k) to the counts, totals and sums.
+  void Commit(int k, const Withdrawal& removal, int32_t* ndk) {
+    s_ = removal.s;
+    r_ = removal.r;
     --ndk[k];
     --w_.totals[k];
-    const double inv = w_.denom_inv_less[k];
-    w_.denom_inv[k] = inv;
-    s_ += alpha_beta_ * inv;
-    r_ += ndk[k] * beta_ * inv;
-    w_.coef[k] = (ndk[k] + alpha_) * inv;
-    return before;
+    w_.denom_inv[k] = w_.denom_inv_less[k];
   }
 
-  // Undoes Remove(k) when the token is drawn back into topic k.
-  void Restore(int k, const Removal& before, int32_t* ndk) {
-    ++ndk[k];
-    ++w_.totals[k];
-    w_.denom_inv[k] = before.denom_inv;
-    w_.coef[k] = before.coef;
-    s_ = before.s;
-    r_ = before.r;
-  }
-
-  // Completes Remove(k) when the token moves to another topic.
+  // Completes the removal of a token from topic k once Committed.
   void FinishRemoval(int k, const int32_t* ndk) {
     w_.denom_inv_less[k] = w_.reciprocal->Less(w_.totals[k]);
     if (ndk[k] > 0) return;
@@ -184,7 +178,7 @@ class TopicListSweep {
   // running sums at or below the draw instead of stopping at the first one
   // above it: loops whose trip counts change little between tokens, where
   // data-dependent exits would cost a mispredicted branch each.
-  Draw Sample(TermId t, int own_topic, const int32_t* ndk) {
+  Draw Sample(TermId t, int own_topic, const Withdrawal& removal, int32_t* ndk) {
     const std::span<const Entry> list = counts_.padded_entries(t);
     const int32_t n = static_cast<int32_t>(list.size());
     double* running = w_.q_weight.data();
@@ -193,26 +187,45 @@ class TopicListSweep {
         running, avx2_);
     const double q = bucket.total;
     const int32_t own_index = bucket.own_index;
-    double u = w_.rng.Uniform() * (s_ + r_ + q);
+    double u = w_.rng.Uniform() * (removal.s + removal.r + q);
     if (u < q) {
       const int32_t index = CountAtOrBelow(running, n, u, avx2_);
       return {counts_.topic(list[index]), index, own_index};
     }
-    u -= q;
-    if (u < r_ && num_doc_topics_ > 0) {
+    return SampleDocumentOrSmoothing(u - q, own_topic, removal, ndk, own_index);
+  }
+
+  // The rest of a draw that missed the term bucket (u in [0, r + s) of
+  // `removal`): the document bucket, else the smoothing bucket, with the
+  // token's withdrawal from own_topic applied for the search and undone
+  // after. Out of line: 1-10% of draws come here (docs/performance.md).
+  [[gnu::noinline]] Draw SampleDocumentOrSmoothing(double u, int own_topic,
+                                                   const Withdrawal& removal, int32_t* ndk,
+                                                   int32_t own_index) {
+    const double own_inv = w_.denom_inv[own_topic];
+    --ndk[own_topic];
+    w_.denom_inv[own_topic] = w_.denom_inv_less[own_topic];
+    const int k = SearchDocumentOrSmoothing(u, removal.r, ndk);
+    ++ndk[own_topic];
+    w_.denom_inv[own_topic] = own_inv;
+    return {k, -1, own_index};
+  }
+
+  int SearchDocumentOrSmoothing(double u, double r, const int32_t* ndk) const {
+    if (u < r && num_doc_topics_ > 0) {
       for (int i = 0; i + 1 < num_doc_topics_; ++i) {
         const int k = w_.doc_topics[i];
         u -= ndk[k] * beta_ * w_.denom_inv[k];
-        if (u < 0) return {k, -1, own_index};
+        if (u < 0) return k;
       }
-      return {w_.doc_topics[num_doc_topics_ - 1], -1, own_index};
+      return w_.doc_topics[num_doc_topics_ - 1];
     }
-    u = std::max(0.0, u - r_);
+    u = std::max(0.0, u - r);
     for (int k = 0; k + 1 < k_; ++k) {
       u -= alpha_beta_ * w_.denom_inv[k];
-      if (u < 0) return {k, -1, own_index};
+      if (u < 0) return k;
     }
-    return {k_ - 1, -1, own_index};
+    return k_ - 1;
   }
 
   TopicCountLists<Entry>& counts_;
