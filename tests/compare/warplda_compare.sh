@@ -20,14 +20,20 @@
 # completion with seed 1, UMass coherence over the top 10 words). REPEATS
 # runs of each (pplda with seeds 1..REPEATS), interleaved (each repeat runs
 # WarpLDA and then every pplda sampler); the table gives the median time and
-# the mean perplexity and coherence over the runs.
+# the mean perplexity and coherence over the runs. One run's perplexity
+# varies by 0.3-0.9% with the seed, so a 1% line needs more seeds than a
+# timing does: QUALITY_SEEDS (default REPEATS) pplda seeds are scored, the
+# ones beyond REPEATS trained untimed after the timed runs; perplexity is
+# given as mean +- standard error over them, and against the standard
+# sampler's mean when "standard" is among the samplers. WarpLDA is scored
+# on its REPEATS timed runs.
 #
 # Samplers are pplda sampler names, with ":STEPS" for the Metropolis-Hastings
 # steps of mh and warp (--mh-steps), e.g. "standard warp:2 warp:8".
 #
 # Usage: tests/compare/warplda_compare.sh [--corpus brown|sotu|both] [--topics "20 200"]
 #        [--samplers "sparse standard warp:2"] [--iterations 200] [--threads 2]
-#        [--repeats 3]
+#        [--repeats 3] [--quality-seeds N]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -37,6 +43,7 @@ samplers="sparse standard warp:2"
 iterations=200
 threads=2
 repeats=3
+quality_seeds=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --corpus) corpora=$2; [ "$corpora" = both ] && corpora="brown sotu"; shift 2 ;;
@@ -45,10 +52,16 @@ while [ $# -gt 0 ]; do
     --iterations) iterations=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --repeats) repeats=$2; shift 2 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    --quality-seeds) quality_seeds=$2; shift 2 ;;
+    -h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) echo "warplda_compare: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
+quality_seeds=${quality_seeds:-$repeats}
+if [ "$quality_seeds" -lt "$repeats" ]; then
+  echo "warplda_compare: --quality-seeds ($quality_seeds) must be at least --repeats ($repeats)" >&2
+  exit 2
+fi
 data=${PPLDA_DATA:-$root/../shared/data}
 scratch=$root/out/warplda-compare
 commit=${WARPLDA_COMMIT:-c97265d}
@@ -92,10 +105,15 @@ evaluate() {  # evaluate MODEL PREPARED -> "perplexity umass"
     "import json,sys; j=json.load(sys.stdin); print('%.1f %.3f' % (j['held_out_perplexity'], j['umass_coherence_top10']))"
 }
 
-evaluate_mean() {  # evaluate_mean PREPARED MODEL... -> mean "perplexity umass"
+# evaluate_mean PREPARED MODEL... -> "perplexity_mean perplexity_standard_error umass_mean"
+evaluate_mean() {
   local prepared=$1; shift
-  for model in "$@"; do evaluate "$model" "$prepared"; done |
-    python3 -c "import sys; v=[tuple(map(float, l.split())) for l in sys.stdin]; print('%.1f %.3f' % (sum(p for p, _ in v) / len(v), sum(c for _, c in v) / len(v)))"
+  for model in "$@"; do evaluate "$model" "$prepared"; done | python3 -c "
+import statistics, sys
+v = [tuple(map(float, l.split())) for l in sys.stdin]
+p = [x for x, _ in v]
+se = statistics.stdev(p) / len(p) ** 0.5 if len(p) > 1 else 0.0
+print('%.1f %.1f %.3f' % (statistics.fmean(p), se, statistics.fmean(c for _, c in v)))"
 }
 
 prepare() {  # prepare NAME -> prepared folder and WarpLDA's binary corpus
@@ -144,9 +162,9 @@ EOF
 }
 
 table=$scratch/table.md
-printf '| corpus | K | system | wall s (median of %s) | x WarpLDA | held-out perplexity (mean) | UMass (mean) |\n' \
-  "$repeats" | tee "$table"
-printf '| --- | ---: | --- | ---: | ---: | ---: | ---: |\n' | tee -a "$table"
+printf '| corpus | K | system | wall s (median of %s) | x WarpLDA | held-out perplexity (mean +- s.e.; pplda %s seeds, WarpLDA %s runs) | vs standard | UMass (mean) |\n' \
+  "$repeats" "$quality_seeds" "$repeats" | tee "$table"
+printf '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |\n' | tee -a "$table"
 for corpus in $corpora; do
   prepare "$corpus"
   dir=$scratch/$corpus
@@ -172,6 +190,16 @@ for corpus in $corpora; do
         times[$spec]+="$(python3 -c "print($(now) - $start)") "
       done
     done
+    for r in $(seq $((repeats + 1)) "$quality_seeds"); do  # scored, not timed
+      for spec in $samplers; do
+        sampler=${spec%%:*}
+        steps_args=()
+        [ "$spec" != "$sampler" ] && steps_args=(--mh-steps "${spec#*:}")
+        "$pplda" --quiet train --input "$dir/prepared" --sampler "$sampler" "${steps_args[@]}" \
+          --topics "$k" --alpha 0.1 --beta 0.01 --iterations "$iterations" --threads "$threads" \
+          --seed "$r" --no-evaluate --out "$dir/pplda-$spec-k$k-r$r.json" >/dev/null
+      done
+    done
     # shellcheck disable=SC2086
     warp_median=$(median ${times[warplda]})
     models=()
@@ -180,21 +208,34 @@ for corpus in $corpora; do
         "$dir/warp-k$k-r$r.json" "$k"
       models+=("$dir/warp-k$k-r$r.json")
     done
-    read -r ppl coh < <(evaluate_mean "$dir/prepared" "${models[@]}")
-    printf '| %s | %s | WarpLDA (MH 1, %s it., %s threads) | %.2f | 1.00 | %s | %s |\n' \
-      "$corpus" "$k" "$iterations" "$threads" "$warp_median" "$ppl" "$coh" | tee -a "$table"
+    read -r ppl se coh < <(evaluate_mean "$dir/prepared" "${models[@]}")
+    warp_row=$(printf '| %s | %s | WarpLDA (MH 1, %s it., %s threads) | %.2f | 1.00 | %s +- %s |' \
+      "$corpus" "$k" "$iterations" "$threads" "$warp_median" "$ppl" "$se")
+    declare -A rows=() ppls=()
     for spec in $samplers; do
       sampler=${spec%%:*}
       label=$sampler
       [ "$spec" != "$sampler" ] && label="$sampler, ${spec#*:} steps"
       # shellcheck disable=SC2086
       med=$(median ${times[$spec]})
-      models=(); for r in $(seq "$repeats"); do models+=("$dir/pplda-$spec-k$k-r$r.json"); done
-      read -r ppl coh < <(evaluate_mean "$dir/prepared" "${models[@]}")
+      models=(); for r in $(seq "$quality_seeds"); do models+=("$dir/pplda-$spec-k$k-r$r.json"); done
+      read -r ppl_s se_s coh_s < <(evaluate_mean "$dir/prepared" "${models[@]}")
       ratio=$(python3 -c "print('%.2f' % ($med / $warp_median))")
-      printf '| %s | %s | pplda %s (%s it., %s threads) | %.2f | %s | %s | %s |\n' \
-        "$corpus" "$k" "$label" "$iterations" "$threads" "$med" "$ratio" "$ppl" "$coh" | tee -a "$table"
+      ppls[$spec]=$ppl_s
+      rows[$spec]=$(printf '| %s | %s | pplda %s (%s it., %s threads) | %.2f | %s | %s +- %s |' \
+        "$corpus" "$k" "$label" "$iterations" "$threads" "$med" "$ratio" "$ppl_s" "$se_s")
+      rows[$spec]+="@@ $coh_s |"
     done
+    versus() {  # versus PERPLEXITY -> "+x.x%" against the standard sampler's mean, or ""
+      [ -n "${ppls[standard]:-}" ] || return 0
+      python3 -c "print('%+.1f%%' % (100 * ($1 / ${ppls[standard]} - 1)))"
+    }
+    printf '%s %s | %s |\n' "$warp_row" "$(versus "$ppl")" "$coh" | tee -a "$table"
+    for spec in $samplers; do
+      row=${rows[$spec]}
+      printf '%s\n' "${row/@@/ $(versus "${ppls[$spec]}") |}" | tee -a "$table"
+    done
+    unset rows ppls
     unset times
   done
 done
