@@ -198,7 +198,7 @@ class TopicListSweep {
   // The rest of a draw that missed the term bucket (u in [0, r + s) of
   // `removal`): the document bucket, else the smoothing bucket, with the
   // token's withdrawal from own_topic applied for the search and undone
-  // after. Out of line: 1-10% of draws come here (docs/performance.md).
+  // after. Out of line: 0.6-8% of draws come here (docs/performance.md).
   [[gnu::noinline]] Draw SampleDocumentOrSmoothing(double u, int own_topic,
                                                    const Withdrawal& removal, int32_t* ndk,
                                                    int32_t own_index) {

@@ -58,6 +58,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 quality_seeds=${quality_seeds:-$repeats}
+for value in "$iterations" "$threads" "$repeats" "$quality_seeds"; do
+  if ! [[ $value =~ ^[1-9][0-9]*$ ]]; then
+    echo "warplda_compare: '$value' is not a positive whole number (--iterations, --threads, --repeats, --quality-seeds)" >&2
+    exit 2
+  fi
+done
 if [ "$quality_seeds" -lt "$repeats" ]; then
   echo "warplda_compare: --quality-seeds ($quality_seeds) must be at least --repeats ($repeats)" >&2
   exit 2
