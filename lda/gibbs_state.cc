@@ -92,6 +92,17 @@ std::vector<std::vector<int>> GibbsState::RandomTopics(const Corpus& corpus, int
   return topics;
 }
 
+std::vector<std::vector<int>> GibbsState::OneTopicPerDocument(const Corpus& corpus,
+                                                              int num_topics, uint64_t seed) {
+  std::vector<std::vector<int>> topics(corpus.documents.size());
+  for (size_t m = 0; m < topics.size(); ++m) {
+    Rng rng = Rng::ForStream(seed, kInitStreams, m);
+    const int k = static_cast<int>(rng.Below(static_cast<uint32_t>(num_topics)));
+    topics[m].assign(corpus.documents[m].tokens.size(), k);
+  }
+  return topics;
+}
+
 std::vector<int32_t> GibbsState::TermFrequencies() const {
   std::vector<int32_t> frequencies(num_terms, 0);
   for (const auto& doc : tokens) {

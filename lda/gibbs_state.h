@@ -41,6 +41,11 @@ struct GibbsState {
   // stream of `seed`, so the result does not depend on any thread count.
   static std::vector<std::vector<int>> RandomTopics(const Corpus& corpus, int num_topics,
                                                     uint64_t seed);
+  // Every token of document m in one topic, drawn uniformly from document
+  // m's stream of `seed` (RandomTopics' streams), so the result does not
+  // depend on any thread count either. num_topics >= 1.
+  static std::vector<std::vector<int>> OneTopicPerDocument(const Corpus& corpus, int num_topics,
+                                                           uint64_t seed);
 
   int num_topics = 0;
   int32_t num_terms = 0;

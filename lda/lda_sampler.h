@@ -19,7 +19,9 @@
 // Samplers do not print; callers drive RunIteration() in a loop.
 //
 // Every sampler starts from GibbsState::RandomTopics(corpus, K, seed) unless
-// given initial topics, so with the same seed they start from the same state.
+// given initial topics, so with the same seed they start from the same state;
+// except the sparse sampler, which starts each document in one topic
+// (GibbsState::OneTopicPerDocument) when there are at least K documents.
 //
 // Thread-safety: one caller at a time; RunIteration() uses the sampler's own
 // worker threads internally. Samplers copy what they need from the corpus.

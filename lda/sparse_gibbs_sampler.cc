@@ -7,14 +7,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "lda/dense_row_sweep.h"
 #include "lda/document_blocks.h"
 #include "lda/document_topic_lists.h"
+#include "lda/gibbs_state.h"
 #include "lda/log_gamma_table.h"
 #include "lda/random.h"
-#include "lda/dense_row_sweep.h"
-#include "lda/topic_list_sweep.h"
-#include "lda/topic_count_lists.h"
+#include "lda/sampler_options.h"
 #include "lda/sweep_worker.h"
+#include "lda/topic_count_lists.h"
+#include "lda/topic_list_sweep.h"
 
 namespace pplda::lda {
 
@@ -292,9 +294,21 @@ SparseGibbsSampler::SparseGibbsSampler(const Corpus& corpus, const SamplerOption
 
 SparseGibbsSampler::~SparseGibbsSampler() = default;
 
+bool SparseGibbsSampler::StartsWithOneTopicPerDocument(const Corpus& corpus, int num_topics) {
+  return static_cast<int64_t>(corpus.documents.size()) >= num_topics;
+}
+
 absl::StatusOr<std::unique_ptr<SparseGibbsSampler>> SparseGibbsSampler::Create(
     const Corpus& corpus, const SamplerOptions& options, CountLayout layout) {
-  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, nullptr));
+  RETURN_IF_ERROR(ValidateSamplerOptions(options));
+  if (!StartsWithOneTopicPerDocument(corpus, options.num_topics)) {
+    ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, nullptr));
+    return std::unique_ptr<SparseGibbsSampler>(
+        new SparseGibbsSampler(corpus, options, std::move(state), layout));
+  }
+  const std::vector<std::vector<int>> start =
+      GibbsState::OneTopicPerDocument(corpus, options.num_topics, options.seed);
+  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, &start));
   return std::unique_ptr<SparseGibbsSampler>(
       new SparseGibbsSampler(corpus, options, std::move(state), layout));
 }

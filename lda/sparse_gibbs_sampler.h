@@ -54,15 +54,22 @@ inline constexpr int kMaxSparseThreads = 64;
 
 class SparseGibbsSampler : public LdaSampler {
  public:
-  // Random initial topics from options.seed, the layout of CountLayoutFor
-  // (or `layout` when not kAuto). InvalidArgument for options out of range
-  // (ValidateSamplerOptions) or an invalid or empty corpus.
+  // Initial topics from options.seed: GibbsState::OneTopicPerDocument when
+  // StartsWithOneTopicPerDocument, else GibbsState::RandomTopics; packed
+  // lists (or `layout` when not kAuto). InvalidArgument for options out of
+  // range (ValidateSamplerOptions) or an invalid or empty corpus.
   static absl::StatusOr<std::unique_ptr<SparseGibbsSampler>> Create(
       const Corpus& corpus, const SamplerOptions& options, CountLayout layout = CountLayout::kAuto);
   // Starts from `initial_topics` (one topic in [0, K) per token).
   static absl::StatusOr<std::unique_ptr<SparseGibbsSampler>> Create(
       const Corpus& corpus, const SamplerOptions& options,
       std::vector<std::vector<int>> initial_topics, CountLayout layout = CountLayout::kAuto);
+
+  // True when the corpus has at least K documents: then each document starts
+  // in one topic, a start from which held-out perplexity after 200
+  // iterations measured as good as or better than from uniformly random
+  // topics (docs/lda.md). With fewer documents it would leave topics empty.
+  static bool StartsWithOneTopicPerDocument(const Corpus& corpus, int num_topics);
 
   ~SparseGibbsSampler() override;
 

@@ -112,6 +112,43 @@ TEST(CreateSamplerTest, BothSamplersStartFromTheSameRandomState) {
   EXPECT_EQ((*a)->assignments(), GibbsState::RandomTopics(c, 4, 7));
 }
 
+// The sparse sampler starts each document in one topic when there are at
+// least K documents (TinyCorpus has 5), else from the same random state as
+// the others.
+TEST(CreateSamplerTest, SparseSamplerStartsWithOneTopicPerDocumentGivenKDocuments) {
+  const Corpus c = TinyCorpus();
+  for (int threads : {1, 2}) {
+    auto five = Make("sparse", c, Options(5, threads));
+    ASSERT_TRUE(five.ok()) << five.status();
+    EXPECT_EQ((*five)->assignments(), GibbsState::OneTopicPerDocument(c, 5, 7));
+    auto six = Make("sparse", c, Options(6, threads));
+    ASSERT_TRUE(six.ok()) << six.status();
+    EXPECT_EQ((*six)->assignments(), GibbsState::RandomTopics(c, 6, 7));
+  }
+  EXPECT_TRUE(SparseGibbsSampler::StartsWithOneTopicPerDocument(c, 5));
+  EXPECT_FALSE(SparseGibbsSampler::StartsWithOneTopicPerDocument(c, 6));
+}
+
+TEST(GibbsStateTest, OneTopicPerDocumentPutsEachDocumentInOneUniformTopic) {
+  const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 2000, 1, 30, 0.2, 9).corpus;
+  const std::vector<std::vector<int>> start = GibbsState::OneTopicPerDocument(c, 5, 3);
+  ASSERT_EQ(start.size(), c.documents.size());
+  std::vector<int> documents_in(5, 0);
+  for (size_t m = 0; m < start.size(); ++m) {
+    ASSERT_EQ(start[m].size(), c.documents[m].tokens.size());
+    ASSERT_FALSE(start[m].empty());
+    ASSERT_GE(start[m][0], 0);
+    ASSERT_LT(start[m][0], 5);
+    for (const int k : start[m]) ASSERT_EQ(k, start[m][0]) << "document " << m;
+    ++documents_in[start[m][0]];
+  }
+  // 2000 documents over 5 topics: 400 each, standard deviation 17.9; the
+  // bound is 5 of them (two-sided, per topic, about 6e-7).
+  for (int k = 0; k < 5; ++k) EXPECT_NEAR(documents_in[k], 400, 90) << "topic " << k;
+  EXPECT_EQ(start, GibbsState::OneTopicPerDocument(c, 5, 3));
+  EXPECT_NE(start, GibbsState::OneTopicPerDocument(c, 5, 4));
+}
+
 class SamplerInvariantTest
     : public ::testing::TestWithParam<std::tuple<std::string, int /*threads*/, int /*K*/>> {};
 
@@ -193,8 +230,11 @@ TEST(SamplerDeterminismTest, StandardSamplerMovesTokens) {
   EXPECT_NE(start, RunAndGet("batched", c, 1, 11, 1));
   EXPECT_NE(start, RunAndGet("mh", c, 1, 11, 1));
   EXPECT_NE(start, RunAndGet("warp", c, 1, 11, 1));
-  EXPECT_NE(start, RunAndGet("sparse", c, 1, 11, 1));
-  EXPECT_NE(start, RunAndGet("sparse", c, 2, 11, 1));
+  // The sparse sampler's own start (80 documents, K = 6).
+  const auto sparse_start = GibbsState::OneTopicPerDocument(c, 6, 11);
+  EXPECT_EQ(sparse_start, RunAndGet("sparse", c, 1, 11, 0));
+  EXPECT_NE(sparse_start, RunAndGet("sparse", c, 1, 11, 1));
+  EXPECT_NE(sparse_start, RunAndGet("sparse", c, 2, 11, 1));
 }
 
 // The shared lists and totals of the sparse sampler hold the counts of z
