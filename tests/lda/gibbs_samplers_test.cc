@@ -143,7 +143,7 @@ TEST(GibbsStateTest, OneTopicPerDocumentPutsEachDocumentInOneUniformTopic) {
     ++documents_in[start[m][0]];
   }
   // 2000 documents over 5 topics: 400 each, standard deviation 17.9; the
-  // bound is 5 of them (two-sided, per topic, about 6e-7).
+  // bound is 5 of them (two-sided, per topic, about 5e-7).
   for (int k = 0; k < 5; ++k) EXPECT_NEAR(documents_in[k], 400, 90) << "topic " << k;
   EXPECT_EQ(start, GibbsState::OneTopicPerDocument(c, 5, 3));
   EXPECT_NE(start, GibbsState::OneTopicPerDocument(c, 5, 4));
