@@ -300,15 +300,13 @@ bool SparseGibbsSampler::StartsWithOneTopicPerDocument(const Corpus& corpus, int
 
 absl::StatusOr<std::unique_ptr<SparseGibbsSampler>> SparseGibbsSampler::Create(
     const Corpus& corpus, const SamplerOptions& options, CountLayout layout) {
-  RETURN_IF_ERROR(ValidateSamplerOptions(options));
-  if (!StartsWithOneTopicPerDocument(corpus, options.num_topics)) {
-    ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, nullptr));
-    return std::unique_ptr<SparseGibbsSampler>(
-        new SparseGibbsSampler(corpus, options, std::move(state), layout));
+  RETURN_IF_ERROR(ValidateSamplerOptions(options));  // K >= 1 before the start is drawn
+  if (StartsWithOneTopicPerDocument(corpus, options.num_topics)) {
+    return Create(corpus, options,
+                  GibbsState::OneTopicPerDocument(corpus, options.num_topics, options.seed),
+                  layout);
   }
-  const std::vector<std::vector<int>> start =
-      GibbsState::OneTopicPerDocument(corpus, options.num_topics, options.seed);
-  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, &start));
+  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, nullptr));
   return std::unique_ptr<SparseGibbsSampler>(
       new SparseGibbsSampler(corpus, options, std::move(state), layout));
 }
