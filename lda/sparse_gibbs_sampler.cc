@@ -90,7 +90,7 @@ class EngineOf : public SparseGibbsSampler::Engine {
       w->denom_inv.assign(k, 0);
       w->denom_inv_less.assign(k, 0);
       w->coef.assign(k + 1, 0);  // coef[K] = 0: the lists' sentinel topic
-      w->q_weight.assign(k + kListLanes, 0);
+      w->q_weight.assign(k + kListLanes + 1, 0);  // [0] stays 0: running[-1]
       w->doc_weight.assign(padded, 0);
       w->cumulative.assign(padded, 0);
       w->doc_counts.assign(padded, 0);

@@ -177,11 +177,14 @@ class TopicListSweep {
   // weighs 0: sentinel topic K, coef[K] = 0), and the search counts the
   // running sums at or below the draw instead of stopping at the first one
   // above it: loops whose trip counts change little between tokens, where
-  // data-dependent exits would cost a mispredicted branch each.
+  // data-dependent exits would cost a mispredicted branch each. A draw
+  // into the token's own slot (most tokens stay) is told by two compares
+  // before the search, so the branch on staying resolves early and a stay
+  // skips the search (-4 to -5% a run, docs/performance.md).
   Draw Sample(TermId t, int own_topic, const Withdrawal& removal, int32_t* ndk) {
     const std::span<const Entry> list = counts_.padded_entries(t);
     const int32_t n = static_cast<int32_t>(list.size());
-    double* running = w_.q_weight.data();
+    double* running = w_.q_weight.data() + 1;  // running[-1] = 0
     const TermBucketSum bucket = SumTermBucket<Entry>(
         {list.data(), n, counts_.topic_bits(), counts_.topic_mask()}, own_topic, w_.coef.data(),
         running, avx2_);
@@ -189,6 +192,11 @@ class TopicListSweep {
     const int32_t own_index = bucket.own_index;
     double u = w_.rng.Uniform() * (removal.s + removal.r + q);
     if (u < q) {
+      // The search's answer is own_index exactly when u is in own's slot:
+      // tested first, so that a token that stays skips the search.
+      if (running[own_index - 1] <= u && u < running[own_index]) {
+        return {own_topic, own_index, own_index};
+      }
       const int32_t index = CountAtOrBelow(running, n, u, avx2_);
       return {counts_.topic(list[index]), index, own_index};
     }
