@@ -39,6 +39,7 @@ class TopicListSweep {
       w_.denom_inv_less[k] = w_.reciprocal->Less(w_.totals[k]);
       w_.coef[k] = alpha_ * w_.denom_inv[k];
       s_ += alpha_beta_ * w_.denom_inv[k];
+      min_total_ = std::min(min_total_, w_.totals[k]);
     }
   }
 
@@ -47,6 +48,8 @@ class TopicListSweep {
   void Document(int32_t m, std::span<const TermId> terms, std::span<int32_t> doc_z, size_t first,
                 size_t last) {
     int32_t* ndk = w_.doc_counts.data();
+    doc_z_ = doc_z.data();
+    doc_length_ = static_cast<uint32_t>(doc_z.size());
     BeginDocument(m, ndk);
     for (size_t i = first; i < last; ++i) {
       const TermId t = terms[i];
@@ -58,7 +61,7 @@ class TopicListSweep {
       // and sums change only if it moves (in its term's list too: Sample
       // discounts it there).
       const Withdrawal removal = Withdraw(old_k, ndk);
-      const Draw draw = Sample(t, old_k, removal, ndk);
+      const Draw draw = Sample(t, old_k, removal, ndk, static_cast<uint32_t>(i));
       const int k = draw.topic;
       if (k == old_k) {
         w_.coef[old_k] = removal.coef;
@@ -128,6 +131,7 @@ class TopicListSweep {
     r_ = removal.r;
     --ndk[k];
     --w_.totals[k];
+    min_total_ = std::min(min_total_, w_.totals[k]);
     w_.denom_inv[k] = w_.denom_inv_less[k];
   }
 
@@ -181,7 +185,7 @@ class TopicListSweep {
   // into the token's own slot (most tokens stay) is told by two compares
   // before the search, so the branch on staying resolves early and a stay
   // skips the search (-4 to -5% a run, docs/performance.md).
-  Draw Sample(TermId t, int own_topic, const Withdrawal& removal, int32_t* ndk) {
+  Draw Sample(TermId t, int own_topic, const Withdrawal& removal, int32_t* ndk, uint32_t i) {
     const std::span<const Entry> list = counts_.padded_entries(t);
     const int32_t n = static_cast<int32_t>(list.size());
     double* running = w_.q_weight.data() + 1;  // running[-1] = 0
@@ -200,16 +204,38 @@ class TopicListSweep {
       const int32_t index = CountAtOrBelow(running, n, u, avx2_);
       return {counts_.topic(list[index]), index, own_index};
     }
-    return SampleDocumentOrSmoothing(u - q, own_topic, removal, ndk, own_index);
+    return SampleDocumentOrSmoothing(u - q, own_topic, removal, ndk, own_index, i);
   }
 
   // The rest of a draw that missed the term bucket (u in [0, r + s) of
-  // `removal`): the document bucket, else the smoothing bucket, with the
-  // token's withdrawal from own_topic applied for the search and undone
-  // after. Out of line: 0.6-8% of draws come here (docs/performance.md).
+  // `removal`): the document bucket, drawn by rejection from the
+  // document's other tokens (on Brown at K = 200, 2.8 attempts a draw, 4%
+  // of draws then searched, where the search walks a list of 55 topics on
+  // average; 1.3-2.4 attempts and 0-3% in the other cases of
+  // docs/performance.md), else by the search, as is the smoothing bucket;
+  // the token's withdrawal from own_topic is applied for the search and
+  // undone after. Token i of the document is the one drawn.
+  // Out of line: 0.6-8% of draws come here (docs/performance.md).
   [[gnu::noinline]] Draw SampleDocumentOrSmoothing(double u, int own_topic,
                                                    const Withdrawal& removal, int32_t* ndk,
-                                                   int32_t own_index) {
+                                                   int32_t own_index, uint32_t i) {
+    if (u < removal.r && doc_length_ > 1) {
+      // Rejection: another token of the document, uniformly (its topic k
+      // with probability n_m(k) / (N_m - 1), the token withdrawn), kept
+      // with probability (n_min + V beta) / (n_k + V beta), n_min <= every
+      // n_k: k with probability proportional to r_k. After
+      // kDocumentAttempts rejections, the search below.
+      const double inv_max = (*w_.reciprocal)(std::max<int64_t>(min_total_ - 1, 0));
+      const double own_inv_less = w_.denom_inv_less[own_topic];
+      for (int attempt = 0; attempt < kDocumentAttempts; ++attempt) {
+        uint32_t j = w_.rng.Below(doc_length_ - 1);
+        j += j >= i ? 1 : 0;
+        const int k = doc_z_[j];
+        const double inv_k = w_.denom_inv[k];  // loaded first: a select, not a branch
+        const double inv = k == own_topic ? own_inv_less : inv_k;
+        if (w_.rng.Uniform() * inv_max < inv) return {k, -1, own_index};
+      }
+    }
     const double own_inv = w_.denom_inv[own_topic];
     --ndk[own_topic];
     w_.denom_inv[own_topic] = w_.denom_inv_less[own_topic];
@@ -241,7 +267,13 @@ class TopicListSweep {
   SweepWorker& w_;
   const int k_;
   const double alpha_, beta_, alpha_beta_;
+  static constexpr int kDocumentAttempts = 8;
   const bool avx2_ = TermBucketHasAvx2();
+  // A lower bound on this worker's topic totals (their minimum at the
+  // start, lowered as they fall).
+  int64_t min_total_ = INT64_MAX;
+  const int32_t* doc_z_ = nullptr;  // the current document's assignments
+  uint32_t doc_length_ = 0;
   double s_ = 0;  // sum_k s_k
   double r_ = 0;  // sum_k r_k for the current document
   int32_t num_doc_topics_ = 0;

@@ -112,9 +112,11 @@ absl::StatusOr<std::unique_ptr<LdaSampler>> MakeSampler(const std::string& name,
   return CreateSampler(name, corpus, o);
 }
 
-// The sparse sampler on one thread visits the tokens in reading order, so
-// its first token sees the start counts with only itself removed, as the
-// standard sampler's does: both layouts draw it from the same conditional.
+// The sparse sampler on one thread visits document 0 first, its most
+// frequent term first (ties by term id: "a", with b and c seen 3 times), so
+// token [0][0] is the first drawn and sees the start counts with only
+// itself removed, as the standard sampler's does: every layout draws it
+// from the same conditional.
 // 3 layouts x chi-square(3 df) at level 1e-4.
 TEST(SparseSamplerStatTest, FirstTokenIsDrawnFromItsConditional) {
   const Corpus corpus = TinyCorpus();
