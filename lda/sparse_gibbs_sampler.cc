@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <numeric>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -16,6 +15,7 @@
 #include "lda/random.h"
 #include "lda/sampler_options.h"
 #include "lda/sweep_worker.h"
+#include "lda/token_layout.h"
 #include "lda/topic_count_lists.h"
 #include "lda/topic_list_sweep.h"
 
@@ -56,19 +56,6 @@ std::vector<TermId> TermRangeBoundaries(const std::vector<int32_t>& frequency, i
     bounds.push_back(static_cast<TermId>(frequency.size()));
   }
   return bounds;
-}
-
-// Each term's place in the order a document's tokens are visited: the most
-// frequent term first, ties by term id.
-std::vector<uint32_t> TermVisitRanks(const std::vector<int32_t>& frequency) {
-  std::vector<TermId> terms(frequency.size());
-  std::iota(terms.begin(), terms.end(), TermId{0});
-  std::sort(terms.begin(), terms.end(), [&](TermId a, TermId b) {
-    return frequency[a] != frequency[b] ? frequency[a] > frequency[b] : a < b;
-  });
-  std::vector<uint32_t> rank(frequency.size());
-  for (size_t r = 0; r < terms.size(); ++r) rank[terms[r]] = static_cast<uint32_t>(r);
-  return rank;
 }
 
 int64_t MaxOf(const std::vector<int32_t>& values) {
@@ -114,32 +101,12 @@ class EngineOf : public SparseGibbsSampler::Engine {
     }
     // Every document's tokens regrouped by term range, and within one by
     // term, most frequent first (sparse_gibbs_sampler.h).
+    TokenLayout layout = TokenLayout::Build(state, term_bounds);
+    segment_ = std::move(layout.segment);
+    terms_ = std::move(layout.terms);
+    z_ = std::move(layout.z);
+    position_ = std::move(layout.position);
     const int32_t d = state.num_documents();
-    segment_.assign(static_cast<size_t>(d) * (parts + 1), 0);
-    terms_.reserve(state.num_tokens);
-    z_.reserve(state.num_tokens);
-    position_.reserve(state.num_tokens);
-    const std::vector<uint32_t> rank = TermVisitRanks(state.TermFrequencies());
-    std::vector<uint64_t> order;  // (rank of the term, index in the document)
-    for (int32_t m = 0; m < d; ++m) {
-      for (int g = 0; g < parts; ++g) {
-        segment_[static_cast<size_t>(m) * (parts + 1) + g] = static_cast<int64_t>(terms_.size());
-        order.clear();
-        for (size_t i = 0; i < state.tokens[m].size(); ++i) {
-          const TermId t = state.tokens[m][i];
-          if (t < term_bounds[g] || t >= term_bounds[g + 1]) continue;
-          order.push_back(uint64_t{rank[t]} << 32 | i);
-        }
-        std::sort(order.begin(), order.end());
-        for (const uint64_t key : order) {
-          const auto i = static_cast<int32_t>(key & 0xffffffffu);
-          terms_.push_back(state.tokens[m][i]);
-          z_.push_back(state.z[m][i]);
-          position_.push_back(i);
-        }
-      }
-      segment_[static_cast<size_t>(m) * (parts + 1) + parts] = static_cast<int64_t>(terms_.size());
-    }
     if (!SweepOf::kKeepsDocumentLists) return;
     std::vector<std::span<const int32_t>> doc_z(d);
     for (int32_t m = 0; m < d; ++m) {
