@@ -32,14 +32,18 @@ double LdaSampler::LogLikelihood() const {
   return state_.LogLikelihood(options_.alpha, options_.beta);
 }
 
-LdaModel LdaSampler::Model() const {
+std::vector<int64_t> LdaSampler::TopicTermCountsByTopic() const {
   SyncState();
+  return state_.TopicTermCountsByTopic();
+}
+
+LdaModel LdaSampler::Model() const {
   LdaModel model;
   model.vocabulary = vocabulary_;
   model.num_topics = options_.num_topics;
   model.alpha = options_.alpha;
   model.beta = options_.beta;
-  model.topic_term_counts = state_.TopicTermCountsByTopic();
+  model.topic_term_counts = TopicTermCountsByTopic();
   model.metadata = {
       {"sampler", std::string(kind())},
       {"iterations", iterations_done_},

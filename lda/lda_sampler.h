@@ -88,6 +88,9 @@ class LdaSampler {
   // iterations brings state_ up to date here (every accessor above calls it
   // first); the others keep state_ current and need not override it.
   virtual void SyncState() const {}
+  // Model()'s counts, K x V row-major. Virtual, like LogLikelihood: a
+  // sampler holding its counts in its own layout may write them from there.
+  virtual std::vector<int64_t> TopicTermCountsByTopic() const;
 
   SamplerOptions options_;
   int num_threads_;

@@ -47,6 +47,15 @@ class PaddedTopicRows {
     dense.RebuildNonzeroLists(0, dense.num_terms());
   }
 
+  // Writes the counts into by_topic, K x V row-major (zeroed by the caller).
+  void CopyByTopic(std::vector<int64_t>& by_topic, TermId num_terms) const {
+    for (TermId t = 0; t < num_terms; ++t) {
+      for (int k = 0; k < num_topics_; ++k) {
+        by_topic[static_cast<size_t>(k) * num_terms + t] = row(t)[k];
+      }
+    }
+  }
+
   // sum over non-zero counts c of lgamma(c + beta) - lgamma(beta).
   double SumLogGammaOfCounts(const LogGammaTable& lgamma_beta) const {
     const double lg_beta = lgamma_beta(0);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -33,6 +34,8 @@ class SparseGibbsSampler::Engine {
   virtual absl::Status CheckLists(const GibbsState& state) const = 0;
   // log p(w, z) (GibbsState's formula) from the engine's own counts.
   virtual double LogLikelihood() const = 0;
+  // The topic-term counts, K x V row-major, from the engine's table.
+  virtual std::vector<int64_t> TopicTermCountsByTopic() const = 0;
 };
 
 namespace {
@@ -150,6 +153,16 @@ class EngineOf : public SparseGibbsSampler::Engine {
         ++doc_row[z_[n]];
       }
     }
+  }
+
+  std::vector<int64_t> TopicTermCountsByTopic() const override {
+    std::vector<int64_t> by_topic(totals_.size() * static_cast<size_t>(num_terms_), 0);
+    if constexpr (std::is_same_v<Table, PaddedTopicRows>) {
+      counts_.CopyByTopic(by_topic, num_terms_);
+    } else {
+      counts_.CopyByTopic(by_topic);
+    }
+    return by_topic;
   }
 
   double LogLikelihood() const override {
@@ -329,6 +342,10 @@ void SparseGibbsSampler::SyncState() const {
 }
 
 double SparseGibbsSampler::LogLikelihood() const { return engine_->LogLikelihood(); }
+
+std::vector<int64_t> SparseGibbsSampler::TopicTermCountsByTopic() const {
+  return engine_->TopicTermCountsByTopic();
+}
 
 absl::Status SparseGibbsSampler::CheckConsistency() const {
   SyncState();

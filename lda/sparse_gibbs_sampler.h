@@ -96,6 +96,8 @@ class SparseGibbsSampler : public LdaSampler {
 
   std::string_view parallel_scheme() const override;
   void SyncState() const override;
+  // From the engine's table (state() is not brought up to date).
+  std::vector<int64_t> TopicTermCountsByTopic() const override;
 
   CountLayout layout_;
   std::unique_ptr<Engine> engine_;

@@ -155,6 +155,17 @@ class TopicCountLists {
     dense.RebuildNonzeroLists(0, static_cast<TermId>(heads_.size()));
   }
 
+  // Writes the counts into by_topic, K x V row-major (zeroed by the caller):
+  // only the non-zero entries are touched.
+  void CopyByTopic(std::vector<int64_t>& by_topic) const {
+    const size_t v = heads_.size();
+    for (size_t t = 0; t < v; ++t) {
+      for (const Entry e : entries(static_cast<TermId>(t))) {
+        by_topic[static_cast<size_t>(topic(e)) * v + t] = count(e);
+      }
+    }
+  }
+
   // Equal counts, whatever the order of each list.
   bool operator==(const TopicCountLists& other) const {
     if (heads_.size() != other.heads_.size()) return false;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -405,12 +406,24 @@ DenseCounts Count(const Corpus& c, const std::vector<std::vector<int>>& z, int k
 TEST(SamplerFormulaTest, ModelCountsAreTheCountsOfTheAssignments) {
   const Corpus c = model_testing::MakeSyntheticCorpus(7, 150, 60, 5, 40, 0.2, 3).corpus;
   ASSERT_EQ(c.vocabulary.size() % 64 == 0, false);
+  // Every sampler, and the sparse one in each table layout, whose Model()
+  // reads the counts from its table without bringing state() up to date.
+  std::vector<std::pair<std::string, std::unique_ptr<LdaSampler>>> samplers;
   for (const std::string kind : {"standard", "sparse", "mh", "warp", "batched"}) {
     auto s = Make(kind, c, Options(7, 2));
     ASSERT_TRUE(s.ok()) << s.status();
-    (*s)->RunIteration();
-    const DenseCounts d = Count(c, (*s)->assignments(), 7);
-    const std::vector<int64_t> counts = (*s)->Model().topic_term_counts;
+    samplers.emplace_back(kind, *std::move(s));
+  }
+  for (const CountLayout layout :
+       {CountLayout::kDenseRows, CountLayout::kTopicLists, CountLayout::kWideTopicLists}) {
+    auto s = SparseGibbsSampler::Create(c, Options(7, 2), layout);
+    ASSERT_TRUE(s.ok()) << s.status();
+    samplers.emplace_back(absl::StrCat("sparse layout ", static_cast<int>(layout)), *std::move(s));
+  }
+  for (auto& [kind, s] : samplers) {
+    s->RunIteration();
+    const std::vector<int64_t> counts = s->Model().topic_term_counts;  // before any state()
+    const DenseCounts d = Count(c, s->assignments(), 7);
     const size_t v = c.vocabulary.size();
     ASSERT_EQ(counts.size(), 7 * v);
     for (int k = 0; k < 7; ++k) {
