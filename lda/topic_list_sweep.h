@@ -208,29 +208,36 @@ class TopicListSweep {
   }
 
   // The rest of a draw that missed the term bucket (u in [0, r + s) of
-  // `removal`): the document bucket, drawn by rejection from the
-  // document's other tokens (on Brown at K = 200, 2.8 attempts a draw, 4%
-  // of draws then searched, where the search walks a list of 55 topics on
-  // average; 1.3-2.4 attempts and 0-3% in the other cases of
-  // docs/performance.md), else by the search, as is the smoothing bucket;
-  // the token's withdrawal from own_topic is applied for the search and
-  // undone after. Token i of the document is the one drawn.
-  // Out of line: 0.6-8% of draws come here (docs/performance.md).
+  // `removal`): the document bucket or the smoothing bucket, each drawn by
+  // rejection (below), and only after kRejectionAttempts rejections by the
+  // search, with the token's withdrawal from own_topic applied for the
+  // search and undone after. The search walks the document's topics (55 on
+  // average on Brown at K = 200) or all K; rejection takes 1.3-2.8 attempts
+  // a document draw on the corpora of docs/performance.md, 4% of them at
+  // most then searched. Token i of the document is the one drawn. Out of
+  // line: 0.6-8% of draws come here (docs/performance.md).
   [[gnu::noinline]] Draw SampleDocumentOrSmoothing(double u, int own_topic,
                                                    const Withdrawal& removal, int32_t* ndk,
                                                    int32_t own_index, uint32_t i) {
-    if (u < removal.r && doc_length_ > 1) {
-      // Rejection: another token of the document, uniformly (its topic k
-      // with probability n_m(k) / (N_m - 1), the token withdrawn), kept
-      // with probability (n_min + V beta) / (n_k + V beta), n_min <= every
-      // n_k: k with probability proportional to r_k. After
-      // kDocumentAttempts rejections, the search below.
-      const double inv_max = (*w_.reciprocal)(std::max<int64_t>(min_total_ - 1, 0));
-      const double own_inv_less = w_.denom_inv_less[own_topic];
-      for (int attempt = 0; attempt < kDocumentAttempts; ++attempt) {
-        uint32_t j = w_.rng.Below(doc_length_ - 1);
-        j += j >= i ? 1 : 0;
-        const int k = doc_z_[j];
+    // Both buckets by rejection first: a topic k proposed (document bucket:
+    // another token of the document, uniformly, so k with probability
+    // n_m(k) / (N_m - 1), the token withdrawn; smoothing bucket: k
+    // uniformly) and kept with probability (n_min + V beta) / (n_k + V beta),
+    // n_min <= every n_k: k with probability proportional to r_k, resp.
+    // s_k. After kRejectionAttempts rejections, the search below.
+    const double inv_max = (*w_.reciprocal)(std::max<int64_t>(min_total_ - 1, 0));
+    const double own_inv_less = w_.denom_inv_less[own_topic];
+    const bool in_document = u < removal.r;
+    if (!in_document || doc_length_ > 1) {
+      for (int attempt = 0; attempt < kRejectionAttempts; ++attempt) {
+        int k;
+        if (in_document) {
+          uint32_t j = w_.rng.Below(doc_length_ - 1);
+          j += j >= i ? 1 : 0;
+          k = doc_z_[j];
+        } else {
+          k = static_cast<int>(w_.rng.Below(static_cast<uint32_t>(k_)));
+        }
         const double inv_k = w_.denom_inv[k];  // loaded first: a select, not a branch
         const double inv = k == own_topic ? own_inv_less : inv_k;
         if (w_.rng.Uniform() * inv_max < inv) return {k, -1, own_index};
@@ -267,7 +274,7 @@ class TopicListSweep {
   SweepWorker& w_;
   const int k_;
   const double alpha_, beta_, alpha_beta_;
-  static constexpr int kDocumentAttempts = 8;
+  static constexpr int kRejectionAttempts = 8;
   const bool avx2_ = TermBucketHasAvx2();
   // A lower bound on this worker's topic totals (their minimum at the
   // start, lowered as they fall).
