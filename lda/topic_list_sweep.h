@@ -184,7 +184,7 @@ class TopicListSweep {
   // data-dependent exits would cost a mispredicted branch each. A draw
   // into the token's own slot (most tokens stay) is told by two compares
   // before the search, so the branch on staying resolves early and a stay
-  // skips the search (-4 to -5% a run, docs/performance.md).
+  // skips the search (-2 to -6% a run, docs/performance.md).
   Draw Sample(TermId t, int own_topic, const Withdrawal& removal, int32_t* ndk, uint32_t i) {
     const std::span<const Entry> list = counts_.padded_entries(t);
     const int32_t n = static_cast<int32_t>(list.size());
