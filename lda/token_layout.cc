@@ -44,6 +44,27 @@ Occurrences OccurrencesByTerm(const GibbsState& state, const std::vector<int32_t
   return out;
 }
 
+// D x (P + 1) offsets: document by document, range by range, the segment
+// sizes summed; range_of[t] is term t's range.
+std::vector<int64_t> SegmentOffsets(const GibbsState& state, const std::vector<int32_t>& range_of,
+                                    int parts) {
+  const size_t row = static_cast<size_t>(parts) + 1;
+  std::vector<int64_t> size(static_cast<size_t>(state.num_documents()) * row, 0);
+  for (int32_t m = 0; m < state.num_documents(); ++m) {
+    for (const TermId t : state.tokens[m]) ++size[m * row + range_of[t]];
+  }
+  std::vector<int64_t> segment(size.size(), 0);
+  int64_t offset = 0;
+  for (int32_t m = 0; m < state.num_documents(); ++m) {
+    for (int g = 0; g < parts; ++g) {
+      segment[m * row + g] = offset;
+      offset += size[m * row + g];
+    }
+    segment[m * row + parts] = offset;
+  }
+  return segment;
+}
+
 }  // namespace
 
 TokenLayout TokenLayout::Build(const GibbsState& state, const std::vector<TermId>& term_bounds) {
@@ -53,21 +74,8 @@ TokenLayout TokenLayout::Build(const GibbsState& state, const std::vector<TermId
   for (int g = 0; g < parts; ++g) {
     std::fill(range_of.begin() + term_bounds[g], range_of.begin() + term_bounds[g + 1], g);
   }
-  // Segment sizes, then offsets: document by document, range by range.
   TokenLayout out;
-  out.segment.assign(static_cast<size_t>(state.num_documents()) * row, 0);
-  std::vector<int64_t> size(out.segment.size(), 0);
-  for (int32_t m = 0; m < state.num_documents(); ++m) {
-    for (const TermId t : state.tokens[m]) ++size[m * row + range_of[t]];
-  }
-  int64_t offset = 0;
-  for (int32_t m = 0; m < state.num_documents(); ++m) {
-    for (int g = 0; g < parts; ++g) {
-      out.segment[m * row + g] = offset;
-      offset += size[m * row + g];
-    }
-    out.segment[m * row + parts] = offset;
-  }
+  out.segment = SegmentOffsets(state, range_of, parts);
   // Terms in visiting order, each term's tokens into their segments.
   const std::vector<int32_t> frequency = state.TermFrequencies();
   const Occurrences occurrences = OccurrencesByTerm(state, frequency);
