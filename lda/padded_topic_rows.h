@@ -48,7 +48,8 @@ class PaddedTopicRows {
   }
 
   // Writes the counts into by_topic, K x V row-major (zeroed by the caller).
-  void CopyByTopic(std::vector<int64_t>& by_topic, TermId num_terms) const {
+  void CopyByTopic(std::vector<int64_t>& by_topic) const {
+    const auto num_terms = static_cast<TermId>(stride_ == 0 ? 0 : counts_.size() / stride_);
     for (TermId t = 0; t < num_terms; ++t) {
       for (int k = 0; k < num_topics_; ++k) {
         by_topic[static_cast<size_t>(k) * num_terms + t] = row(t)[k];

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -157,11 +156,7 @@ class EngineOf : public SparseGibbsSampler::Engine {
 
   std::vector<int64_t> TopicTermCountsByTopic() const override {
     std::vector<int64_t> by_topic(totals_.size() * static_cast<size_t>(num_terms_), 0);
-    if constexpr (std::is_same_v<Table, PaddedTopicRows>) {
-      counts_.CopyByTopic(by_topic, num_terms_);
-    } else {
-      counts_.CopyByTopic(by_topic);
-    }
+    counts_.CopyByTopic(by_topic);
     return by_topic;
   }
 
