@@ -103,6 +103,29 @@ std::vector<std::vector<int>> GibbsState::OneTopicPerDocument(const Corpus& corp
   return topics;
 }
 
+std::vector<std::vector<int>> GibbsState::TopicsSpreadByTerm(const Corpus& corpus, int num_topics,
+                                                              int spread, uint64_t seed) {
+  const size_t v = corpus.vocabulary.size();
+  std::vector<int> term_topics(v * spread);
+  for (size_t t = 0; t < v; ++t) {
+    Rng rng = Rng::ForStream(seed, kTermInitStreams, t);
+    for (int j = 0; j < spread; ++j) {
+      term_topics[t * spread + j] = static_cast<int>(rng.Below(static_cast<uint32_t>(num_topics)));
+    }
+  }
+  std::vector<std::vector<int>> topics(corpus.documents.size());
+  for (size_t m = 0; m < topics.size(); ++m) {
+    Rng rng = Rng::ForStream(seed, kInitStreams, m);
+    const auto& doc = corpus.documents[m].tokens;
+    topics[m].resize(doc.size());
+    for (size_t i = 0; i < doc.size(); ++i) {
+      topics[m][i] = term_topics[static_cast<size_t>(doc[i]) * spread +
+                                 rng.Below(static_cast<uint32_t>(spread))];
+    }
+  }
+  return topics;
+}
+
 std::vector<int32_t> GibbsState::TermFrequencies() const {
   std::vector<int32_t> frequencies(num_terms, 0);
   for (const auto& doc : tokens) {

@@ -46,6 +46,14 @@ struct GibbsState {
   // depend on any thread count either. num_topics >= 1.
   static std::vector<std::vector<int>> OneTopicPerDocument(const Corpus& corpus, int num_topics,
                                                            uint64_t seed);
+  // Each term draws `spread` topics (with repeats) uniformly from its own
+  // stream of `seed`, and each of its tokens takes one of them uniformly
+  // from its document's stream (RandomTopics' streams): a term's tokens
+  // start in at most `spread` topics. Independent of any thread count.
+  // num_topics >= 1, spread >= 1.
+  static std::vector<std::vector<int>> TopicsSpreadByTerm(const Corpus& corpus, int num_topics,
+                                                          int spread, uint64_t seed);
+
 
   int num_topics = 0;
   int32_t num_terms = 0;

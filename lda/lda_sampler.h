@@ -21,7 +21,10 @@
 // Every sampler starts from GibbsState::RandomTopics(corpus, K, seed) unless
 // given initial topics, so with the same seed they start from the same state;
 // except the sparse sampler, which starts each document in one topic
-// (GibbsState::OneTopicPerDocument) when there are at least K documents.
+// (GibbsState::OneTopicPerDocument) when there are at least K documents, and
+// each term's tokens in a few topics of the term's
+// (GibbsState::TopicsSpreadByTerm) from K = 200 on
+// (SparseGibbsSampler::StartFor).
 //
 // Thread-safety: one caller at a time; RunIteration() uses the sampler's own
 // worker threads internally. Samplers copy what they need from the corpus.

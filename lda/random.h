@@ -34,6 +34,7 @@ inline constexpr uint64_t kFoldInStreams = 4ULL << 56;    // (fold-in, document)
 inline constexpr uint64_t kMetropolisStreams = 5ULL << 56;  // (sampler, partition)
 inline constexpr uint64_t kWarpStreams = 6ULL << 56;        // (sampler, phase block)
 inline constexpr uint64_t kSparseStreams = 7ULL << 56;      // (sampler, partition)
+inline constexpr uint64_t kTermInitStreams = 8ULL << 56;    // (init, term)
 
 class Rng {
  public:

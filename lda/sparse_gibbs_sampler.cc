@@ -292,17 +292,32 @@ SparseGibbsSampler::SparseGibbsSampler(const Corpus& corpus, const SamplerOption
 
 SparseGibbsSampler::~SparseGibbsSampler() = default;
 
-bool SparseGibbsSampler::StartsWithOneTopicPerDocument(const Corpus& corpus, int num_topics) {
-  return static_cast<int64_t>(corpus.documents.size()) >= num_topics;
+SparseGibbsSampler::Start SparseGibbsSampler::StartFor(const Corpus& corpus, int num_topics) {
+  if (num_topics >= kSpreadStartMinTopics &&
+      static_cast<int64_t>(corpus.vocabulary.size()) >= num_topics) {
+    return Start::kTopicsSpreadByTerm;
+  }
+  if (static_cast<int64_t>(corpus.documents.size()) >= num_topics) {
+    return Start::kOneTopicPerDocument;
+  }
+  return Start::kRandomTopics;
 }
 
 absl::StatusOr<std::unique_ptr<SparseGibbsSampler>> SparseGibbsSampler::Create(
     const Corpus& corpus, const SamplerOptions& options, CountLayout layout) {
   RETURN_IF_ERROR(ValidateSamplerOptions(options));  // K >= 1 before the start is drawn
-  if (StartsWithOneTopicPerDocument(corpus, options.num_topics)) {
-    return Create(corpus, options,
-                  GibbsState::OneTopicPerDocument(corpus, options.num_topics, options.seed),
-                  layout);
+  switch (StartFor(corpus, options.num_topics)) {
+    case Start::kTopicsSpreadByTerm:
+      return Create(corpus, options,
+                    GibbsState::TopicsSpreadByTerm(corpus, options.num_topics,
+                                                   kSpreadStartTopicsPerTerm, options.seed),
+                    layout);
+    case Start::kOneTopicPerDocument:
+      return Create(corpus, options,
+                    GibbsState::OneTopicPerDocument(corpus, options.num_topics, options.seed),
+                    layout);
+    case Start::kRandomTopics:
+      break;
   }
   ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, nullptr));
   return std::unique_ptr<SparseGibbsSampler>(

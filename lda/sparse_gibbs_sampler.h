@@ -58,10 +58,9 @@ inline constexpr int kMaxSparseThreads = 64;
 
 class SparseGibbsSampler : public LdaSampler {
  public:
-  // Initial topics from options.seed: GibbsState::OneTopicPerDocument when
-  // StartsWithOneTopicPerDocument, else GibbsState::RandomTopics; packed
-  // lists (or `layout` when not kAuto). InvalidArgument for options out of
-  // range (ValidateSamplerOptions) or an invalid or empty corpus.
+  // Initial topics from options.seed, by StartFor (below); packed lists (or
+  // `layout` when not kAuto). InvalidArgument for options out of range
+  // (ValidateSamplerOptions) or an invalid or empty corpus.
   static absl::StatusOr<std::unique_ptr<SparseGibbsSampler>> Create(
       const Corpus& corpus, const SamplerOptions& options, CountLayout layout = CountLayout::kAuto);
   // Starts from `initial_topics` (one topic in [0, K) per token).
@@ -69,11 +68,23 @@ class SparseGibbsSampler : public LdaSampler {
       const Corpus& corpus, const SamplerOptions& options,
       std::vector<std::vector<int>> initial_topics, CountLayout layout = CountLayout::kAuto);
 
-  // True when the corpus has at least K documents: then each document starts
-  // in one topic, a start from which held-out perplexity after 200
-  // iterations measured as good as or better than from uniformly random
-  // topics (docs/lda.md). With fewer documents it would leave topics empty.
-  static bool StartsWithOneTopicPerDocument(const Corpus& corpus, int num_topics);
+  // Where the chain starts (docs/lda.md "Start"; each measured on real
+  // corpora as good as or better than uniformly random topics, held-out
+  // perplexity after 200 iterations):
+  //   - kTopicsSpreadByTerm when K >= kSpreadStartMinTopics and the
+  //     vocabulary has at least K terms: each term's tokens over
+  //     kSpreadStartTopicsPerTerm topics drawn for the term
+  //     (GibbsState::TopicsSpreadByTerm). Its term lists start short; from
+  //     one topic per document a frequent term's list starts with up to K
+  //     topics, and a token costs about the length of its term's list.
+  //   - else kOneTopicPerDocument when the corpus has at least K documents
+  //     (GibbsState::OneTopicPerDocument; with fewer it would leave topics
+  //     empty);
+  //   - else kRandomTopics (GibbsState::RandomTopics, the other samplers').
+  enum class Start { kRandomTopics, kOneTopicPerDocument, kTopicsSpreadByTerm };
+  static Start StartFor(const Corpus& corpus, int num_topics);
+  static constexpr int kSpreadStartMinTopics = 200;
+  static constexpr int kSpreadStartTopicsPerTerm = 4;
 
   ~SparseGibbsSampler() override;
 

@@ -3,6 +3,7 @@
 // the log-likelihood, the mixtures and the batched token conditional.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -115,8 +116,10 @@ TEST(CreateSamplerTest, BothSamplersStartFromTheSameRandomState) {
 
 // The sparse sampler starts each document in one topic when there are at
 // least K documents (TinyCorpus has 5), else from the same random state as
-// the others.
-TEST(CreateSamplerTest, SparseSamplerStartsWithOneTopicPerDocumentGivenKDocuments) {
+// the others; from K = kSpreadStartMinTopics on, given as many terms, each
+// term's tokens over kSpreadStartTopicsPerTerm topics of its own.
+TEST(CreateSamplerTest, SparseSamplerStartIsChosenByKDocumentsAndTerms) {
+  using Start = SparseGibbsSampler::Start;
   const Corpus c = TinyCorpus();
   for (int threads : {1, 2}) {
     auto five = Make("sparse", c, Options(5, threads));
@@ -126,8 +129,76 @@ TEST(CreateSamplerTest, SparseSamplerStartsWithOneTopicPerDocumentGivenKDocument
     ASSERT_TRUE(six.ok()) << six.status();
     EXPECT_EQ((*six)->assignments(), GibbsState::RandomTopics(c, 6, 7));
   }
-  EXPECT_TRUE(SparseGibbsSampler::StartsWithOneTopicPerDocument(c, 5));
-  EXPECT_FALSE(SparseGibbsSampler::StartsWithOneTopicPerDocument(c, 6));
+  EXPECT_EQ(SparseGibbsSampler::StartFor(c, 5), Start::kOneTopicPerDocument);
+  EXPECT_EQ(SparseGibbsSampler::StartFor(c, 6), Start::kRandomTopics);
+  // 300 documents, 250 terms: the spread start from K = 200 up to K = 250.
+  const int k_min = SparseGibbsSampler::kSpreadStartMinTopics;
+  ASSERT_EQ(k_min, 200);
+  const Corpus big = model_testing::MakeSyntheticCorpus(5, 250, 300, 5, 20, 0.2, 4).corpus;
+  EXPECT_EQ(SparseGibbsSampler::StartFor(big, k_min - 1), Start::kOneTopicPerDocument);
+  EXPECT_EQ(SparseGibbsSampler::StartFor(big, k_min), Start::kTopicsSpreadByTerm);
+  EXPECT_EQ(SparseGibbsSampler::StartFor(big, 250), Start::kTopicsSpreadByTerm);
+  EXPECT_EQ(SparseGibbsSampler::StartFor(big, 251), Start::kOneTopicPerDocument);
+  for (int threads : {1, 2}) {
+    auto spread = Make("sparse", big, Options(k_min, threads));
+    ASSERT_TRUE(spread.ok()) << spread.status();
+    EXPECT_EQ((*spread)->assignments(),
+              GibbsState::TopicsSpreadByTerm(
+                  big, k_min, SparseGibbsSampler::kSpreadStartTopicsPerTerm, 7));
+  }
+}
+
+// Each term's tokens land in at most `spread` topics, each of its tokens on
+// one of them uniformly, the terms' topics uniform over K.
+TEST(GibbsStateTest, TopicsSpreadByTermPutsEachTermInAFewUniformTopics) {
+  const Corpus c = model_testing::MakeSyntheticCorpus(5, 500, 400, 20, 40, 0.2, 9).corpus;
+  const int k = 50, spread = 4;
+  const std::vector<std::vector<int>> start = GibbsState::TopicsSpreadByTerm(c, k, spread, 3);
+  ASSERT_EQ(start.size(), c.documents.size());
+  std::vector<std::map<int, int>> topics_of(c.vocabulary.size());  // term -> topic -> tokens
+  for (size_t m = 0; m < start.size(); ++m) {
+    ASSERT_EQ(start[m].size(), c.documents[m].tokens.size());
+    for (size_t i = 0; i < start[m].size(); ++i) {
+      ASSERT_GE(start[m][i], 0);
+      ASSERT_LT(start[m][i], k);
+      ++topics_of[c.documents[m].tokens[i]][start[m][i]];
+    }
+  }
+  std::vector<int> terms_in(k, 0);
+  int64_t largest_share_sum = 0, tokens_of_spread_terms = 0;
+  for (const auto& topics : topics_of) {
+    ASSERT_LE(topics.size(), static_cast<size_t>(spread));
+    for (const auto& [topic, tokens] : topics) ++terms_in[topic];
+    // A term drawn 4 distinct topics puts about 1/4 of its tokens in each.
+    if (topics.size() == static_cast<size_t>(spread)) {
+      int largest = 0, total = 0;
+      for (const auto& [topic, tokens] : topics) {
+        largest = std::max(largest, tokens);
+        total += tokens;
+      }
+      largest_share_sum += largest;
+      tokens_of_spread_terms += total;
+    }
+  }
+  // Terms with 4 distinct topics: the largest of 4 uniform shares is about
+  // 0.3-0.45 of a term's tokens here (20+ tokens a term), never near 1.
+  ASSERT_GT(tokens_of_spread_terms, 5000);
+  EXPECT_LT(static_cast<double>(largest_share_sum) / tokens_of_spread_terms, 0.5);
+  // About 500 x 4 / 50 = 40 (term, topic) pairs per topic, s.d. about 6.2;
+  // the bound is 5 s.d. (two-sided, per topic, about 6e-7).
+  for (int topic = 0; topic < k; ++topic) EXPECT_NEAR(terms_in[topic], 40, 31) << "topic " << topic;
+  EXPECT_EQ(start, GibbsState::TopicsSpreadByTerm(c, k, spread, 3));
+  EXPECT_NE(start, GibbsState::TopicsSpreadByTerm(c, k, spread, 4));
+  // spread 1: every token of a term in one topic.
+  std::vector<int> only(c.vocabulary.size(), -1);
+  const auto one = GibbsState::TopicsSpreadByTerm(c, k, 1, 3);
+  for (size_t m = 0; m < one.size(); ++m) {
+    for (size_t i = 0; i < one[m].size(); ++i) {
+      int& seen = only[c.documents[m].tokens[i]];
+      if (seen < 0) seen = one[m][i];
+      ASSERT_EQ(one[m][i], seen) << "document " << m << " token " << i;
+    }
+  }
 }
 
 TEST(GibbsStateTest, OneTopicPerDocumentPutsEachDocumentInOneUniformTopic) {
