@@ -10,6 +10,7 @@
 #ifndef PPLDA_BASE_THREAD_POOL_H_
 #define PPLDA_BASE_THREAD_POOL_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -48,8 +49,10 @@ class ThreadPool {
   size_t n_ = 0;
   size_t chunks_ = 0;
   size_t next_chunk_ = 0;
-  size_t chunks_done_ = 0;
-  unsigned long generation_ = 0;
+  // Written under mu_; read without it by threads spinning before they
+  // wait (thread_pool.cc).
+  std::atomic<size_t> chunks_done_{0};
+  std::atomic<unsigned long> generation_{0};
   bool stop_ = false;
 };
 

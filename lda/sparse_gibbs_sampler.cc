@@ -80,15 +80,14 @@ class EngineOf : public SparseGibbsSampler::Engine {
         lgamma_beta_(options.beta, MaxOf(state.TermFrequencies())),
         lgamma_alpha_(options.alpha, MaxDocumentLength(state)),
         lgamma_k_alpha_(options.num_topics * options.alpha, MaxDocumentLength(state)) {
-    const std::vector<int32_t> doc_bounds = DocumentBlockBoundaries(state, parts);
+    const std::vector<std::vector<int32_t>> documents_of = InterleavedDocumentSets(state, parts);
     const std::vector<TermId> term_bounds = TermRangeBoundaries(state.TermFrequencies(), parts);
     const int k = state.num_topics;
     const int padded = (k + kTopicLanes - 1) / kTopicLanes * kTopicLanes;
     for (int p = 0; p < parts; ++p) {
       auto w = std::make_unique<SweepWorker>();
       w->reciprocal = &reciprocal_;
-      w->doc_begin = doc_bounds[p];
-      w->doc_end = doc_bounds[p + 1];
+      w->documents = documents_of[p];
       w->rng = Rng::ForStream(options.seed, kSparseStreams, p);
       w->denom_inv.assign(k, 0);
       w->denom_inv_less.assign(k, 0);
@@ -233,7 +232,7 @@ class EngineOf : public SparseGibbsSampler::Engine {
   void Sweep(SweepWorker& w, int group, GibbsState& state) {
     SweepOf sweep(counts_, doc_topics_, w, alpha_, beta_);
     const std::span<const TermId> terms(terms_);
-    for (int32_t m = w.doc_begin; m < w.doc_end; ++m) {
+    for (const int32_t m : w.documents) {
       const size_t row = static_cast<size_t>(m) * (parts_ + 1);
       if (segment_[row + group] == segment_[row + group + 1]) continue;  // none in this range
       const int64_t begin = segment_[row];
@@ -335,7 +334,7 @@ absl::StatusOr<std::unique_ptr<SparseGibbsSampler>> SparseGibbsSampler::Create(
 std::string_view SparseGibbsSampler::parallel_scheme() const {
   return num_threads_ == 1 || state_.num_documents() == 1
              ? "sequential"
-             : "rotating term ranges (P document blocks x P term ranges in P sub-sweeps, one "
+             : "rotating term ranges (P document sets x P term ranges in P sub-sweeps, one "
                "shared topic-term table, topic totals merged after each sub-sweep)";
 }
 

@@ -1,5 +1,5 @@
 // One thread's state in the sparse sampler's sweeps (sparse_gibbs_sampler.h):
-// its document block, random stream, its view of the topic totals (merged
+// its document set, random stream, its view of the topic totals (merged
 // after every sub-sweep) and scratch sized K once. Internal to the sampler.
 #ifndef PPLDA_LDA_SWEEP_WORKER_H_
 #define PPLDA_LDA_SWEEP_WORKER_H_
@@ -14,7 +14,7 @@
 namespace pplda::lda {
 
 struct SweepWorker {
-  int32_t doc_begin = 0, doc_end = 0;  // this thread's document block
+  std::vector<int32_t> documents;  // this thread's documents, in corpus order
   Rng rng{0};
   const ReciprocalTable* reciprocal = nullptr;  // the engine's
   std::vector<int64_t> totals;        // n_k as this thread sees it
