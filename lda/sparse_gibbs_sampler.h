@@ -18,10 +18,10 @@
 //     since then lists measured as fast or faster at every K tried (2-32,
 //     SOTU's 35-token windows; docs/performance.md).
 //
-// Threads: P threads, P document sets (about equal tokens, each document to
-// the set with the fewest tokens so far in corpus order, so each set
-// samples the whole corpus: contiguous blocks of Brown, ordered by genre,
-// differed by 5% in cost) and P contiguous term ranges (equal occurrences).
+// Threads: P threads, P document sets (about equal tokens, interleaved runs
+// of consecutive documents, so each set samples the whole corpus:
+// contiguous blocks of Brown, ordered by genre, differed by 5% in cost;
+// InterleavedDocumentSets) and P contiguous term ranges (equal occurrences).
 // An iteration is P sub-sweeps; in sub-sweep s thread p resamples its
 // set's tokens of term range (p + s) mod P, so no two threads touch one
 // term's counts at once and all
