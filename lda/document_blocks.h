@@ -21,11 +21,13 @@ std::vector<int32_t> DocumentBlockBoundaries(const GibbsState& state, int parts)
 // each run in corpus order to the set with the fewest tokens so far (ties:
 // the lowest set). Each set then samples the whole corpus, so a corpus
 // ordered by genre or date does not give one set its costlier part
-// (contiguous halves of Brown differ by 5% in sampling cost); runs rather
-// than single documents, so threads do not write neighbouring documents'
-// cache lines at once (single documents cost SOTU's 35-token windows 26%).
-// The sets' token counts differ by at most the longest run's. parts >= 1.
-inline constexpr int kInterleavedRuns = 32;
+// (contiguous halves of Brown differ by 5% in sampling cost). Long runs,
+// not single documents or short runs: on SOTU's 35-token windows at K = 20
+// single documents cost 26% and runs of 1/32 of a set's share up to 30% in
+// some of the host's spells (the cause not found; docs/performance.md);
+// runs of 1/4 ran as fast as contiguous blocks there. The sets' token
+// counts differ by at most the longest run's. parts >= 1.
+inline constexpr int kInterleavedRuns = 4;
 std::vector<std::vector<int32_t>> InterleavedDocumentSets(const GibbsState& state, int parts);
 
 }  // namespace pplda::lda

@@ -18,8 +18,8 @@
 //     since then lists measured as fast or faster at every K tried (2-32,
 //     SOTU's 35-token windows; docs/performance.md).
 //
-// Threads: P threads, P document sets (about equal tokens, interleaved runs
-// of consecutive documents, so each set samples the whole corpus:
+// Threads: P threads, P document sets (about equal tokens, 4 interleaved
+// runs of consecutive documents each, so each set samples the corpus:
 // contiguous blocks of Brown, ordered by genre, differed by 5% in cost;
 // InterleavedDocumentSets) and P contiguous term ranges (equal occurrences).
 // An iteration is P sub-sweeps; in sub-sweep s thread p resamples its

@@ -23,23 +23,24 @@ GibbsState StateWithLengths(const std::vector<int>& lengths) {
 }
 
 TEST(DocumentBlocksTest, InterleavedSetsTakeEachRunByFewestTokens) {
-  // 16 tokens: runs of at least 16 / 64 = 0 tokens, one document each. Set 0 takes 5 (ties go low), set 1 takes 1, set 1 takes 1 (1 < 5), set
-  // 1 takes 4 (2 < 5), set 0 takes 2 (5 < 6), set 1 takes 3 (6 < 7).
+  // 16 tokens: runs of at least 16 / 8 = 2 tokens, {5}, {1, 1}, {4}, {2},
+  // {3}. Set 0 takes {5} (ties go low), set 1 {1, 1}, set 1 {4} (2 < 5),
+  // set 0 {2} (5 < 6), set 1 {3} (6 < 7).
   const GibbsState state = StateWithLengths({5, 1, 1, 4, 2, 3});
   EXPECT_EQ(InterleavedDocumentSets(state, 2),
             (std::vector<std::vector<int32_t>>{{0, 4}, {1, 2, 3, 5}}));
   EXPECT_EQ(InterleavedDocumentSets(state, 1),
             (std::vector<std::vector<int32_t>>{{0, 1, 2, 3, 4, 5}}));
-  // 128 documents of 10 tokens in 2 sets: runs of 1280 / (2 x 32) = 20
-  // tokens, 2 documents, alternating.
+  // 128 documents of 10 tokens in 2 sets: runs of 1280 / (2 x 4) = 160
+  // tokens, 16 documents, alternating.
   const std::vector<std::vector<int32_t>> runs =
       InterleavedDocumentSets(StateWithLengths(std::vector<int>(128, 10)), 2);
   ASSERT_EQ(runs.size(), 2u);
   ASSERT_EQ(runs[0].size(), 64u);
   ASSERT_EQ(runs[1].size(), 64u);
   for (int32_t j = 0; j < 64; ++j) {
-    EXPECT_EQ(runs[0][j], j / 2 * 4 + j % 2) << j;
-    EXPECT_EQ(runs[1][j], j / 2 * 4 + 2 + j % 2) << j;
+    EXPECT_EQ(runs[0][j], j / 16 * 32 + j % 16) << j;
+    EXPECT_EQ(runs[1][j], j / 16 * 32 + 16 + j % 16) << j;
   }
   // More sets than documents: the extra sets stay empty.
   EXPECT_EQ(InterleavedDocumentSets(StateWithLengths({2, 2}), 3),
@@ -64,10 +65,11 @@ TEST(DocumentBlocksTest, InterleavedSetsCoverEveryDocumentOnceWithBalancedTokens
         n += static_cast<int64_t>(state.tokens[m].size());
       }
       tokens.push_back(n);
-      // Every set reaches into the last tenth of the corpus (a contiguous
-      // block would not).
+      // Every set has documents in both halves of the corpus (contiguous
+      // blocks would not).
       ASSERT_FALSE(set.empty());
-      EXPECT_GE(set.back(), state.num_documents() * 9 / 10) << parts << " sets";
+      EXPECT_LT(set.front(), state.num_documents() / 2) << parts << " sets";
+      EXPECT_GE(set.back(), state.num_documents() / 2) << parts << " sets";
     }
     for (const int count : seen) ASSERT_EQ(count, 1);
     const auto [low, high] = std::minmax_element(tokens.begin(), tokens.end());
