@@ -57,6 +57,13 @@ absl::Status CheckTopics(const Corpus& corpus, int num_topics,
 
 absl::StatusOr<GibbsState> GibbsState::Create(const Corpus& corpus, int num_topics,
                                               std::vector<std::vector<int>> topics) {
+  ASSIGN_OR_RETURN(GibbsState state, CreateWithoutTables(corpus, num_topics, std::move(topics)));
+  state.BuildTables();
+  return state;
+}
+
+absl::StatusOr<GibbsState> GibbsState::CreateWithoutTables(const Corpus& corpus, int num_topics,
+                                                           std::vector<std::vector<int>> topics) {
   RETURN_IF_ERROR(CheckCorpus(corpus));
   RETURN_IF_ERROR(CheckTopics(corpus, num_topics, topics));
   GibbsState state;
@@ -66,19 +73,23 @@ absl::StatusOr<GibbsState> GibbsState::Create(const Corpus& corpus, int num_topi
   state.tokens.reserve(corpus.documents.size());
   for (const Document& d : corpus.documents) state.tokens.push_back(d.tokens);
   state.z = std::move(topics);
-  state.doc_topic.assign(corpus.documents.size() * static_cast<size_t>(num_topics), 0);
-  state.term_topic = TermTopicCounts(num_topics, state.TermFrequencies());
   state.topic_totals.assign(num_topics, 0);
-  for (int32_t m = 0; m < state.num_documents(); ++m) {
-    int32_t* row = state.doc_row(m);
-    for (size_t i = 0; i < state.tokens[m].size(); ++i) {
-      const int k = state.z[m][i];
-      ++row[k];
-      state.term_topic.Increment(state.tokens[m][i], k);
-      ++state.topic_totals[k];
-    }
+  for (const std::vector<int>& doc_z : state.z) {
+    for (const int k : doc_z) ++state.topic_totals[k];
   }
   return state;
+}
+
+void GibbsState::BuildTables() {
+  doc_topic.assign(tokens.size() * static_cast<size_t>(num_topics), 0);
+  term_topic = TermTopicCounts(num_topics, TermFrequencies());
+  for (int32_t m = 0; m < num_documents(); ++m) {
+    int32_t* row = doc_row(m);
+    for (size_t i = 0; i < tokens[m].size(); ++i) {
+      ++row[z[m][i]];
+      term_topic.Increment(tokens[m][i], z[m][i]);
+    }
+  }
 }
 
 std::vector<std::vector<int>> GibbsState::RandomTopics(const Corpus& corpus, int num_topics,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -60,6 +61,25 @@ std::vector<TermId> TermRangeBoundaries(const std::vector<int32_t>& frequency, i
   return bounds;
 }
 
+// The engine's table of the counts of state's z (state need not have its
+// dense tables): the packed lists straight from the assignments, the
+// padded rows through a dense table.
+template <typename Table>
+Table TableOf(const GibbsState& state) {
+  const std::vector<int32_t> frequency = state.TermFrequencies();
+  if constexpr (std::is_same_v<Table, PaddedTopicRows>) {
+    TermTopicCounts dense(state.num_topics, frequency);
+    for (int32_t m = 0; m < state.num_documents(); ++m) {
+      for (size_t i = 0; i < state.tokens[m].size(); ++i) {
+        dense.Increment(state.tokens[m][i], state.z[m][i]);
+      }
+    }
+    return Table(dense, frequency);
+  } else {
+    return Table(state.num_topics, frequency, state.tokens, state.z);
+  }
+}
+
 int64_t MaxOf(const std::vector<int32_t>& values) {
   return values.empty() ? 0 : *std::max_element(values.begin(), values.end());
 }
@@ -75,7 +95,7 @@ class EngineOf : public SparseGibbsSampler::Engine {
  public:
   EngineOf(const GibbsState& state, const SamplerOptions& options, int parts)
       : alpha_(options.alpha), beta_(options.beta), num_terms_(state.num_terms),
-        parts_(parts), counts_(state.term_topic, state.TermFrequencies()),
+        parts_(parts), counts_(TableOf<Table>(state)),
         totals_(state.topic_totals), reciprocal_(state.num_terms * options.beta, state.num_tokens),
         lgamma_beta_(options.beta, MaxOf(state.TermFrequencies())),
         lgamma_alpha_(options.alpha, MaxDocumentLength(state)),
@@ -140,6 +160,10 @@ class EngineOf : public SparseGibbsSampler::Engine {
   }
 
   void WriteState(GibbsState& state) const override {
+    if (!state.has_tables()) {  // allocated here, filled below
+      state.doc_topic.assign(static_cast<size_t>(state.num_documents()) * state.num_topics, 0);
+      state.term_topic = TermTopicCounts(state.num_topics, state.TermFrequencies());
+    }
     counts_.CopyTo(state.term_topic);
     state.topic_totals = totals_;
     std::fill(state.doc_topic.begin(), state.doc_topic.end(), 0);
@@ -305,6 +329,7 @@ SparseGibbsSampler::Start SparseGibbsSampler::StartFor(const Corpus& corpus, int
 absl::StatusOr<std::unique_ptr<SparseGibbsSampler>> SparseGibbsSampler::Create(
     const Corpus& corpus, const SamplerOptions& options, CountLayout layout) {
   RETURN_IF_ERROR(ValidateSamplerOptions(options));  // K >= 1 before the start is drawn
+  RETURN_IF_ERROR(corpus.Validate());  // term ids in range: the spread start indexes by them
   switch (StartFor(corpus, options.num_topics)) {
     case Start::kTopicsSpreadByTerm:
       return Create(corpus, options,
@@ -318,15 +343,18 @@ absl::StatusOr<std::unique_ptr<SparseGibbsSampler>> SparseGibbsSampler::Create(
     case Start::kRandomTopics:
       break;
   }
-  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, nullptr));
-  return std::unique_ptr<SparseGibbsSampler>(
-      new SparseGibbsSampler(corpus, options, std::move(state), layout));
+  return Create(corpus, options,
+                GibbsState::RandomTopics(corpus, options.num_topics, options.seed), layout);
 }
 
 absl::StatusOr<std::unique_ptr<SparseGibbsSampler>> SparseGibbsSampler::Create(
     const Corpus& corpus, const SamplerOptions& options,
     std::vector<std::vector<int>> initial_topics, CountLayout layout) {
-  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, &initial_topics));
+  RETURN_IF_ERROR(ValidateSamplerOptions(options));
+  // The engine keeps its own counts: state_'s tables are built when first
+  // asked for (SyncState).
+  ASSIGN_OR_RETURN(GibbsState state, GibbsState::CreateWithoutTables(
+                                         corpus, options.num_topics, std::move(initial_topics)));
   return std::unique_ptr<SparseGibbsSampler>(
       new SparseGibbsSampler(corpus, options, std::move(state), layout));
 }

@@ -116,7 +116,9 @@ class SparseGibbsSampler : public LdaSampler {
 
   CountLayout layout_;
   std::unique_ptr<Engine> engine_;
-  mutable bool state_current_ = true;  // state_'s z, tables and totals
+  // state_'s z, tables and totals (false at first: the tables are not built
+  // until asked for; GibbsState::CreateWithoutTables).
+  mutable bool state_current_ = false;
 };
 
 }  // namespace pplda::lda

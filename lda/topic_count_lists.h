@@ -73,6 +73,48 @@ class TopicCountLists {
     }
   }
 
+  // The lists of assignments z (per document) of `tokens`, without a dense
+  // table: the same lists as from the dense table of the same counts (each
+  // in increasing topic order). frequency[t] is term t's occurrences.
+  TopicCountLists(int num_topics, const std::vector<int32_t>& frequency,
+                  const std::vector<std::vector<TermId>>& tokens,
+                  const std::vector<std::vector<int>>& z)
+      : topic_bits_(TopicBits(num_topics)),
+        topic_mask_((Entry{1} << topic_bits_) - 1),
+        sentinel_(static_cast<Entry>(num_topics)),
+        heads_(frequency.size()) {
+    uint64_t next = 0;
+    std::vector<int64_t> first(frequency.size() + 1, 0);  // term t's occurrences' offset
+    for (size_t t = 0; t < frequency.size(); ++t) {
+      heads_[t].begin = next;
+      next += RoundUp(std::min<int64_t>(num_topics, frequency[t]));
+      first[t + 1] = first[t] + frequency[t];
+    }
+    entries_.assign(next, sentinel_);
+    // Every occurrence's topic, grouped by term (a counting sort).
+    std::vector<int32_t> topic_of(static_cast<size_t>(first.back()));
+    std::vector<int64_t> cursor(first.begin(), first.end() - 1);
+    for (size_t m = 0; m < tokens.size(); ++m) {
+      for (size_t i = 0; i < tokens[m].size(); ++i) topic_of[cursor[tokens[m][i]]++] = z[m][i];
+    }
+    std::vector<int32_t> slot(num_topics, -1);  // topic -> index in the current list
+    for (size_t t = 0; t < frequency.size(); ++t) {
+      Entry* list = entries_.data() + heads_[t].begin;
+      uint32_t size = 0;
+      for (int64_t o = first[t]; o < first[t + 1]; ++o) {
+        int32_t& s = slot[topic_of[o]];
+        if (s < 0) {
+          s = static_cast<int32_t>(size++);
+          list[s] = Pack(0, topic_of[o]);
+        }
+        list[s] += Entry{1} << topic_bits_;
+      }
+      heads_[t].size = size;
+      std::sort(list, list + size, [this](Entry a, Entry b) { return topic(a) < topic(b); });
+      for (uint32_t j = 0; j < size; ++j) slot[topic(list[j])] = -1;
+    }
+  }
+
   std::span<const Entry> entries(TermId t) const {
     return {entries_.data() + heads_[t].begin, static_cast<size_t>(heads_[t].size)};
   }

@@ -87,6 +87,12 @@ TEST(CreateSamplerTest, BadCorporaAreRejected) {
     ExpectError(Make(kind, bad_id, Options(2, 1)).status(), absl::StatusCode::kInvalidArgument,
                 "term id 99");
   }
+  // At K = 200 the sparse sampler's start indexes by term id: checked first.
+  Corpus big = model_testing::MakeSyntheticCorpus(5, 250, 40, 5, 20, 0.2, 4).corpus;
+  ASSERT_EQ(SparseGibbsSampler::StartFor(big, 200), SparseGibbsSampler::Start::kTopicsSpreadByTerm);
+  big.documents[3].tokens[1] = 1000000;
+  ExpectError(Make("sparse", big, Options(200, 1)).status(), absl::StatusCode::kInvalidArgument,
+              "term id 1000000");
 }
 
 TEST(CreateSamplerTest, InitialTopicsAreCheckedAndUsed) {
@@ -145,6 +151,45 @@ TEST(CreateSamplerTest, SparseSamplerStartIsChosenByKDocumentsAndTerms) {
     EXPECT_EQ((*spread)->assignments(),
               GibbsState::TopicsSpreadByTerm(
                   big, k_min, SparseGibbsSampler::kSpreadStartTopicsPerTerm, 7));
+  }
+}
+
+// Without tables, a state holds what Create's does but doc_topic and
+// term_topic; BuildTables makes it Create's, consistent with z.
+TEST(GibbsStateTest, StateWithoutTablesBuildsCreatesTables) {
+  const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 60, 5, 40, 0.2, 2).corpus;
+  const auto topics = GibbsState::RandomTopics(c, 6, 5);
+  auto full = GibbsState::Create(c, 6, topics);
+  auto lean = GibbsState::CreateWithoutTables(c, 6, topics);
+  ASSERT_TRUE(full.ok() && lean.ok());
+  EXPECT_TRUE(full->has_tables());
+  EXPECT_FALSE(lean->has_tables());
+  EXPECT_EQ(lean->z, full->z);
+  EXPECT_EQ(lean->tokens, full->tokens);
+  EXPECT_EQ(lean->topic_totals, full->topic_totals);
+  EXPECT_EQ(lean->num_tokens, full->num_tokens);
+  lean->BuildTables();
+  EXPECT_TRUE(lean->has_tables());
+  EXPECT_EQ(lean->doc_topic, full->doc_topic);
+  EXPECT_EQ(lean->TopicTermCountsByTopic(), full->TopicTermCountsByTopic());
+  EXPECT_TRUE(lean->CheckConsistency().ok()) << lean->CheckConsistency();
+  // The same errors: a topic out of range.
+  auto bad = topics;
+  bad[0][0] = 6;
+  EXPECT_FALSE(GibbsState::CreateWithoutTables(c, 6, bad).ok());
+}
+
+// The sparse sampler's state() has its tables before any iteration, though
+// the sampler is built without them.
+TEST(SparseSamplerTest, StateHasItsTablesBeforeAnyIteration) {
+  const Corpus c = model_testing::MakeSyntheticCorpus(5, 40, 60, 5, 40, 0.2, 2).corpus;
+  for (int threads : {1, 2}) {
+    auto s = SparseGibbsSampler::Create(c, Options(6, threads));
+    ASSERT_TRUE(s.ok()) << s.status();
+    const GibbsState& state = (*s)->state();
+    EXPECT_TRUE(state.has_tables());
+    EXPECT_TRUE(state.CheckConsistency().ok()) << state.CheckConsistency();
+    EXPECT_TRUE((*s)->CheckConsistency().ok());
   }
 }
 

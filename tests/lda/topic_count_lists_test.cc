@@ -163,3 +163,48 @@ TEST(TopicCountListsTest, FitsInLeavesRoomForTheSentinelTopicAndTheCounts) {
 
 }  // namespace
 }  // namespace pplda::lda
+
+namespace pplda::lda {
+namespace {
+
+// Built from the assignments (no dense table), the lists are the dense
+// table's, entry for entry: the same counts, in increasing topic order.
+template <typename Entry>
+void ExpectListsFromAssignmentsMatchTheDenseTable(int k, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<std::vector<TermId>> tokens(7);
+  std::vector<std::vector<int>> z(7);
+  std::vector<int32_t> frequency(kTerms, 0);
+  TermTopicCounts dense(k, std::vector<int32_t>(kTerms, 200));
+  for (size_t m = 0; m < tokens.size(); ++m) {
+    const uint32_t length = m == 3 ? 0 : 1 + rng.Below(40);  // document 3 empty
+    for (uint32_t i = 0; i < length; ++i) {
+      const TermId t = static_cast<TermId>(rng.Below(kTerms - 1));  // the last term unused
+      const int topic = static_cast<int>(rng.Below(static_cast<uint32_t>(k)));
+      tokens[m].push_back(t);
+      z[m].push_back(topic);
+      ++frequency[t];
+      dense.Increment(t, topic);
+    }
+  }
+  const TopicCountLists<Entry> from_dense(dense, frequency);
+  const TopicCountLists<Entry> from_z(k, frequency, tokens, z);
+  EXPECT_TRUE(from_z == from_dense);
+  for (TermId t = 0; t < kTerms; ++t) {
+    const auto a = from_z.padded_entries(t);
+    const auto b = from_dense.padded_entries(t);
+    ASSERT_EQ(a.size(), b.size()) << "term " << t;
+    for (size_t j = 0; j < a.size(); ++j) EXPECT_EQ(a[j], b[j]) << "term " << t << " entry " << j;
+  }
+  EXPECT_EQ(from_z.size(kTerms - 1), 0);
+}
+
+TEST(TopicCountListsTest, ListsFromAssignmentsAreTheDenseTablesLists) {
+  for (const int k : {1, 3, 20, 50}) {
+    ExpectListsFromAssignmentsMatchTheDenseTable<uint32_t>(k, 17 + k);
+    ExpectListsFromAssignmentsMatchTheDenseTable<uint64_t>(k, 31 + k);
+  }
+}
+
+}  // namespace
+}  // namespace pplda::lda
