@@ -3,6 +3,8 @@
 // covering [0, n) and returns after every call has finished; worker is in
 // [0, num_threads()). Ranges depend only on n and the thread count, so
 // results computed per range are deterministic given both.
+// Waiting threads (the workers between loops, the caller for the last
+// chunk) spin for up to 100 us before they sleep (thread_pool.cc).
 // Thread-safety: one ParallelFor at a time per pool (calls are serialised);
 // a ParallelFor called from inside one of this pool's tasks runs inline on
 // the calling thread with the caller's worker index, so nesting never

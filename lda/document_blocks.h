@@ -16,10 +16,10 @@ namespace pplda::lda {
 std::vector<int32_t> DocumentBlockBoundaries(const GibbsState& state, int parts);
 
 // parts sets of document indices, each in increasing order, together every
-// document once: the corpus cut into runs of consecutive documents of at
-// least kInterleavedRuns-th of 1/parts of the tokens (or one document),
-// each run in corpus order to the set with the fewest tokens so far (ties:
-// the lowest set). Each set then samples the whole corpus, so a corpus
+// document once: the corpus cut into runs of consecutive documents, each
+// of at least 1/(parts x kInterleavedRuns) of the tokens (the last run: what
+// is left), each run in corpus order to the set with the fewest tokens so
+// far (ties: the lowest set). Each set then samples the whole corpus, so a corpus
 // ordered by genre or date does not give one set its costlier part
 // (contiguous halves of Brown differ by 5% in sampling cost). Long runs,
 // not single documents or short runs: on SOTU's 35-token windows at K = 20
