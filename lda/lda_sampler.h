@@ -23,7 +23,7 @@
 // except the sparse sampler, which starts each document in one topic
 // (GibbsState::OneTopicPerDocument) when there are at least K documents, and
 // each term's tokens in a few topics of the term's
-// (GibbsState::TopicsSpreadByTerm) from K = 200 on
+// (GibbsState::TopicsSpreadByTerm) from K = 200 on, given at least K terms
 // (SparseGibbsSampler::StartFor).
 //
 // Thread-safety: one caller at a time; RunIteration() uses the sampler's own

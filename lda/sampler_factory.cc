@@ -14,8 +14,8 @@ namespace pplda::lda {
 
 std::string_view AutoSamplerKind(const Corpus& /*corpus*/, const SamplerOptions& /*options*/) {
   // The sparse sampler draws from the standard sampler's conditional; it was
-  // measured 0.45-0.58x the standard sampler's time on 2 threads, held-out
-  // perplexity +0.2% to +0.7% of it (13 seeds), where the faster warp
+  // measured 0.42-0.62x the standard sampler's time on 2 threads, held-out
+  // perplexity +0.4% to +0.6% of it (13 seeds), where the faster warp
   // sampler was 3-10% above (docs/performance.md, "Plaintext sampler
   // against WarpLDA").
   return "sparse";

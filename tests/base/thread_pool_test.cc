@@ -1,13 +1,40 @@
 #include "base/thread_pool.h"
 
+#include <sys/resource.h>
+
 #include <atomic>
+#include <chrono>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
 
 namespace pplda {
 namespace {
+
+// CPU time of this process (user + system) in milliseconds.
+double ProcessCpuMilliseconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
+}
+
+// Waiting threads spin only briefly (100 us) before they sleep: a pool idle
+// for 300 ms costs well under 60 ms of CPU. Threads that kept spinning
+// would cost 300 ms per core they hold.
+TEST(ThreadPoolTest, AnIdlePoolStopsSpinning) {
+  ThreadPool pool(4);
+  std::atomic<int> calls{0};
+  pool.ParallelForChunks(4, 4, [&](size_t, size_t, int) { ++calls; });
+  ASSERT_EQ(calls.load(), 4);
+  const double before = ProcessCpuMilliseconds();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_LT(ProcessCpuMilliseconds() - before, 60.0);
+  pool.ParallelForChunks(4, 4, [&](size_t, size_t, int) { ++calls; });  // wakes from sleep
+  EXPECT_EQ(calls.load(), 8);
+}
 
 TEST(ThreadPoolTest, CoversEveryIndexExactlyOnce) {
   for (int threads : {1, 2, 3}) {
