@@ -56,12 +56,7 @@ class TopicCountLists {
         sentinel_(static_cast<Entry>(dense.num_topics())),
         heads_(frequency.size()) {
     const int k = dense.num_topics();
-    uint64_t next = 0;  // < tokens + 3 V < 2^40 (GibbsState: tokens < 2^31)
-    for (size_t t = 0; t < frequency.size(); ++t) {
-      heads_[t].begin = next;
-      next += RoundUp(std::min<int64_t>(k, frequency[t]));
-    }
-    entries_.assign(next, sentinel_);
+    LayOutEmptyLists(k, frequency);
     for (size_t t = 0; t < frequency.size(); ++t) {
       const int32_t* row = dense.row(static_cast<TermId>(t));
       Entry* list = entries_.data() + heads_[t].begin;
@@ -83,14 +78,9 @@ class TopicCountLists {
         topic_mask_((Entry{1} << topic_bits_) - 1),
         sentinel_(static_cast<Entry>(num_topics)),
         heads_(frequency.size()) {
-    uint64_t next = 0;
+    LayOutEmptyLists(num_topics, frequency);
     std::vector<int64_t> first(frequency.size() + 1, 0);  // term t's occurrences' offset
-    for (size_t t = 0; t < frequency.size(); ++t) {
-      heads_[t].begin = next;
-      next += RoundUp(std::min<int64_t>(num_topics, frequency[t]));
-      first[t + 1] = first[t] + frequency[t];
-    }
-    entries_.assign(next, sentinel_);
+    for (size_t t = 0; t < frequency.size(); ++t) first[t + 1] = first[t] + frequency[t];
     // Every occurrence's topic, grouped by term (a counting sort).
     std::vector<int32_t> topic_of(static_cast<size_t>(first.back()));
     std::vector<int64_t> cursor(first.begin(), first.end() - 1);
@@ -225,6 +215,17 @@ class TopicCountLists {
   }
 
  private:
+  // Every list empty (all sentinels) at its place: term t's capacity is
+  // min(K, frequency[t]) rounded up to kListLanes.
+  void LayOutEmptyLists(int num_topics, const std::vector<int32_t>& frequency) {
+    uint64_t next = 0;  // < tokens + 3 V < 2^40 (GibbsState: tokens < 2^31)
+    for (size_t t = 0; t < frequency.size(); ++t) {
+      heads_[t].begin = next;
+      next += RoundUp(std::min<int64_t>(num_topics, frequency[t]));
+    }
+    entries_.assign(next, sentinel_);
+  }
+
   static size_t RoundUp(int64_t n) {
     return static_cast<size_t>((n + kListLanes - 1) / kListLanes * kListLanes);
   }
