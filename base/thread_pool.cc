@@ -14,7 +14,7 @@ thread_local int tls_worker = 0;
 // How long a thread spins on the pool's state before it sleeps on a
 // condition variable: longer than the gap between the back-to-back loops of
 // a sampler's sub-sweeps, so a worker starts a loop without a futex
-// wake-up (about 50 us on the 2-core VM of docs/performance.md;
+// wake-up (about 50 us on the 2-core VM of docs/measurements.md;
 // tests/bench/bench_thread_pool.cc), and short enough that an idle pool
 // costs nothing measurable (ThreadPoolTest.AnIdlePoolStopsSpinning).
 constexpr auto kSpinBeforeWait = std::chrono::microseconds(100);

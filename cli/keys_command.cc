@@ -1,6 +1,6 @@
 // `pplda keys deal|generate`: threshold Paillier keys for a consortium's
 // compute parties.
-//   deal      DEALER MODE (crypto/paillier_dealer.h): whoever runs it knows
+//   deal      DEALER MODE (crypto/paillier/paillier_dealer.h): whoever runs it knows
 //             the factorisation of N and can decrypt everything, alone. For
 //             tests and demos; the keys record their origin
 //             (KEY_ORIGIN_TRUSTED_DEALER) and every model published with
@@ -25,11 +25,11 @@
 #include "cli/command.h"
 #include "cli/number_flags.h"
 #include "cli/output_paths.h"
-#include "coordinator/consortium_policy.h"
-#include "crypto/paillier_dealer.h"
-#include "crypto/paillier_key_file.h"
-#include "crypto/secure_rng.h"
+#include "crypto/paillier/paillier_dealer.h"
+#include "crypto/paillier/paillier_key_file.h"
+#include "crypto/random/secure_rng.h"
 #include "party/daemon/network_key_generation.h"
+#include "protocol/consortium_policy.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::cli {
@@ -85,7 +85,7 @@ absl::Status RunKeysDeal(const KeysDealFlags& f, const GlobalFlags& g) {
   crypto::DealerOptions options;
   options.modulus_bits = static_cast<size_t>(f.bits);
   options.num_parties = n;
-  options.threshold = coordinator::PaillierThreshold(n);
+  options.threshold = protocol::PaillierThreshold(n);
   ASSIGN_OR_RETURN(crypto::DealtKey key, crypto::DealThresholdKey(options, rng));
   RETURN_IF_ERROR(crypto::WritePublicKeyFile(dir / "public.key", *key.public_key));
   for (int i = 0; i < n; ++i) {

@@ -7,9 +7,9 @@
 #include "base/path_component.h"
 #include "base/status_macros.h"
 #include "cli/dp_flags.h"
-#include "coordinator/consortium_policy.h"
-#include "crypto/paillier_key_file.h"
-#include "crypto/secure_rng.h"
+#include "crypto/paillier/paillier_key_file.h"
+#include "crypto/random/secure_rng.h"
+#include "protocol/consortium_policy.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::cli {
@@ -43,12 +43,12 @@ absl::StatusOr<crypto::DealtKey> ReadDealtKey(const std::filesystem::path& dir,
   crypto::DealtKey key;
   ASSIGN_OR_RETURN(key.public_key, crypto::ReadPublicKeyFile(dir / "public.key"));
   if (key.public_key->num_parties() != n ||
-      key.public_key->threshold() != coordinator::PaillierThreshold(n)) {
+      key.public_key->threshold() != protocol::PaillierThreshold(n)) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "--key-dir: %s is a %d-of-%d key, but %d compute parties need a %d-of-%d key (pplda keys "
         "deal --party NAME for each, in --party order%s)",
         (dir / "public.key").string(), key.public_key->threshold(), key.public_key->num_parties(),
-        n, coordinator::PaillierThreshold(n), n,
+        n, protocol::PaillierThreshold(n), n,
         n > 0 && compute_parties.back() == "helper" ? ", then --party helper" : ""));
   }
   for (int i = 0; i < n; ++i) {
@@ -146,7 +146,7 @@ absl::StatusOr<crypto::DealtKey> LoadOrDealKey(const std::string& key_dir, int k
   crypto::DealerOptions dealer;
   dealer.modulus_bits = static_cast<size_t>(key_bits);
   dealer.num_parties = n;
-  dealer.threshold = coordinator::PaillierThreshold(n);
+  dealer.threshold = protocol::PaillierThreshold(n);
   if (!quiet) {
     spdlog::info(
         "dealing a {}-bit threshold Paillier key to {} compute parties (DEALER MODE: "

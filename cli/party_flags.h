@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "cli/input_flags.h"
 #include "cli/output_paths.h"
-#include "crypto/paillier_dealer.h"
+#include "crypto/paillier/paillier_dealer.h"
 #include "lda/document_reader.h"
 #include "privacy/privacy_unit.h"
 

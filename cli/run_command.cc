@@ -110,7 +110,7 @@ absl::Status RunStart(const RunFlags& f) {
   }
   if (dp.vocabulary) {
     // The consortium's vocabulary file is then the public candidate list
-    // (party/run_dp_budget.h); the coordinator checks the budget split.
+    // (protocol/run_dp_budget.h); the coordinator checks the budget split.
     p.set_dp_vocab_epsilon(dp.vocabulary->epsilon);
     p.set_dp_vocab_delta(dp.vocabulary->delta);
     p.set_dp_vocab_max_terms(static_cast<uint32_t>(dp.vocabulary->max_terms_per_document));
@@ -198,7 +198,7 @@ void AddRunCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) {
   start->add_flag("--watch", f->watch, "Follow the run until it ends");
   start->add_flag("--verify-conversion", f->verify_conversion,
                   "Proofs of correct decryption in every iteration, verified by every party "
-                  "(about 3x the conversion's cost; docs/performance.md)");
+                  "(about 5x the conversion's time at 1024 bits; docs/performance.md)");
   start->add_flag("--accept-two-holder-disclosure", f->accept_two_holder_disclosure,
                   "With two data holders and no DP, each learns the other's topic-term counts "
                   "(the published counts minus its own); refused without this flag (each "

@@ -51,17 +51,18 @@
 #include "cli/number_flags.h"
 #include "cli/output_paths.h"
 #include "cli/party_flags.h"
-#include "coordinator/consortium_policy.h"
-#include "crypto/paillier_dealer.h"
-#include "crypto/paillier_key_file.h"
-#include "crypto/secure_rng.h"
+#include "coordinator/published_model_metadata.h"
+#include "crypto/paillier/paillier_dealer.h"
+#include "crypto/paillier/paillier_key_file.h"
+#include "crypto/random/secure_rng.h"
 #include "lda/model_file.h"
 #include "lda/preprocessor.h"
 #include "lda/sampler_options.h"
 #include "lda/vocabulary_file.h"
 #include "party/party_randomness.h"
-#include "party/run_dp_budget.h"
-#include "party/two_holder_disclosure.h"
+#include "protocol/consortium_policy.h"
+#include "protocol/run_dp_budget.h"
+#include "protocol/two_holder_disclosure.h"
 #include "simulation/dealer_free_key.h"
 #include "simulation/local_consortium.h"
 #include "simulation/secure_vocabulary.h"
@@ -74,7 +75,7 @@ struct SimulateFlags {
   InputFlags input;
   std::vector<std::string> parties;  // NAME=PATH
   std::string vocabulary_path;
-  party::SecureLdaOptions lda;
+  protocol::SecureLdaOptions lda;
   int iterations = 50;
   int key_bits = 2048;
   bool dealer_free_key = false;  // generate the key among the simulated parties
@@ -148,7 +149,7 @@ absl::StatusOr<PartyCorpora> LoadParties(const SimulateFlags& f,
   return out;
 }
 
-std::string PhaseLine(const party::PartyPhaseTimes& t) {
+std::string PhaseLine(const protocol::PartyPhaseTimes& t) {
   return absl::StrFormat("select %.2fs exch %.2fs conv %.2fs weights %.2fs draw %.2fs update %.2fs",
                          t.selection, t.exchange, t.conversion, t.weights, t.draw, t.update);
 }
@@ -217,71 +218,60 @@ absl::StatusOr<simulation::SecureVocabularyResult> SecureDpVocabulary(
 
 // The run's accountant, budget (E, D): the vocabulary's (epsilon, delta)
 // first (basic composition), then every release of DP training, which was
-// calibrated on what the vocabulary left (party/run_dp_budget.h).
+// calibrated on what the vocabulary left (protocol/run_dp_budget.h).
 absl::StatusOr<privacy::PrivacyAccountant> RunAccountant(
     const privacy::DpTrainingOptions& requested,
     const std::optional<simulation::SecureVocabularyResult>& vocabulary,
     const privacy::PrivacyAccountant& training) {
   if (!vocabulary) return training;
-  return party::ComposeRunAccountant(requested.counts->epsilon, requested.counts->delta,
-                                     &vocabulary->plan, &vocabulary->accountant, training);
+  return protocol::ComposeRunAccountant(requested.counts->epsilon, requested.counts->delta,
+                                        &vocabulary->plan, &vocabulary->accountant, training);
 }
 
-absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
-  if (!f.input.input.empty()) {
-    return absl::InvalidArgumentError("simulate reads one input per party: use --party NAME=PATH, "
-                                      "not --input");
+// The parties' random sources: libsodium's, or (tests only, refused unless
+// built with PPLDA_INSECURE_TEST_RANDOMNESS: party/party_randomness.h)
+// seeded deterministic streams, checked before anything is read or dealt.
+absl::StatusOr<party::ConsortiumRngFactory> RngFactoryFor(const SimulateFlags& f) {
+  if (!f.insecure_deterministic_rng) return party::ConsortiumRngFactory(party::OsRng);
+  absl::StatusOr<party::ConsortiumRngFactory> insecure =
+      party::InsecureDeterministicRngFactory(f.insecure_deterministic_rng_seed);
+  if (!insecure.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--insecure-deterministic-rng-seed: ",
+                                                   std::string(insecure.status().message())));
   }
-  party::ConsortiumRngFactory rng_factory = party::OsRng;
-  if (f.insecure_deterministic_rng) {
-    // Refused here, before anything is read or dealt, unless built with
-    // PPLDA_INSECURE_TEST_RANDOMNESS (party/party_randomness.h).
-    absl::StatusOr<party::ConsortiumRngFactory> insecure =
-        party::InsecureDeterministicRngFactory(f.insecure_deterministic_rng_seed);
-    if (!insecure.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("--insecure-deterministic-rng-seed: ",
-                                                     std::string(insecure.status().message())));
-    }
-    spdlog::warn("{} (--insecure-deterministic-rng-seed {})",
-                 party::kInsecureDeterministicRngWarning, f.insecure_deterministic_rng_seed);
-    rng_factory = *std::move(insecure);
+  spdlog::warn("{} (--insecure-deterministic-rng-seed {})", party::kInsecureDeterministicRngWarning,
+               f.insecure_deterministic_rng_seed);
+  return insecure;
+}
+
+// Where the outputs go, checked before the secure run.
+absl::Status PlanOutputs(const SimulateFlags& f, const std::vector<NamedPath>& named,
+                         OutputPaths* outputs) {
+  AddPartyInputPaths(f.input, named, outputs);
+  outputs->AddInput("--vocabulary", f.vocabulary_path);
+  outputs->AddInput("--dp-vocab-candidates", f.dp_vocab_candidates);
+  outputs->AddInput("--key-dir", f.key_dir);
+  RETURN_IF_ERROR(outputs->AddFile("--out", f.out));
+  if (f.mixtures_dir.empty()) return absl::OkStatus();
+  RETURN_IF_ERROR(
+      outputs->AddFolder("--mixtures-dir", f.mixtures_dir, OutputPaths::FolderUse::kCreateOrReuse));
+  for (const NamedPath& p : named) {
+    RETURN_IF_ERROR(outputs->AddFile(
+        "--mixtures-dir", (std::filesystem::path(f.mixtures_dir) / (p.name + ".csv")).string()));
   }
-  ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input, f.iterations));
-  RETURN_IF_ERROR(CheckSecureDpVocabularyFlags(f, dp));
-  const privacy::DpTrainingOptions dp_requested = dp;  // the run's whole budget
-  if (dp.counts) {
-    RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp.counts, f.iterations));
-    if (!f.mixtures_dir.empty()) {
-      return absl::InvalidArgumentError(
-          "--mixtures-dir cannot be used with --dp-epsilon: it would write each training "
-          "document's exact topic mixture, which DP training does not release");
-    }
-  }
-  ASSIGN_OR_RETURN(std::vector<NamedPath> named, ParseParties(f.parties));
-  // The unit a DP budget is stated in, before the secure run.
-  const absl::StatusOr<privacy::PrivacyUnit> parties_unit = PartiesPrivacyUnit(f.input, named);
-  if (dp.enabled() && !parties_unit.ok()) return parties_unit.status();
-  // Where the outputs go, before the secure run.
-  OutputPaths outputs;
-  AddPartyInputPaths(f.input, named, &outputs);
-  outputs.AddInput("--vocabulary", f.vocabulary_path);
-  outputs.AddInput("--dp-vocab-candidates", f.dp_vocab_candidates);
-  outputs.AddInput("--key-dir", f.key_dir);
-  RETURN_IF_ERROR(outputs.AddFile("--out", f.out));
-  if (!f.mixtures_dir.empty()) {
-    RETURN_IF_ERROR(outputs.AddFolder("--mixtures-dir", f.mixtures_dir,
-                                      OutputPaths::FolderUse::kCreateOrReuse));
-    for (const NamedPath& p : named) {
-      RETURN_IF_ERROR(outputs.AddFile(
-          "--mixtures-dir", (std::filesystem::path(f.mixtures_dir) / (p.name + ".csv")).string()));
-    }
-  }
-  RETURN_IF_ERROR(party::CheckTwoHolderDisclosure(
-      static_cast<int>(named.size()), dp.counts.has_value(), f.accept_two_holder_disclosure,
-      "--accept-two-holder-disclosure"));
-  ASSIGN_OR_RETURN(const int n, coordinator::ComputeParties(static_cast<int>(named.size())));
-  auto key_start = std::chrono::steady_clock::now();
+  return absl::OkStatus();
+}
+
+struct SimulationKey {
   crypto::DealtKey key;
+  double seconds = 0;  // to generate, deal or read it
+};
+
+absl::StatusOr<SimulationKey> ObtainKey(const SimulateFlags& f, const GlobalFlags& g,
+                                        const std::vector<NamedPath>& named, int n,
+                                        const party::ConsortiumRngFactory& rng_factory) {
+  const auto start = std::chrono::steady_clock::now();
+  SimulationKey out;
   if (f.dealer_free_key) {
     if (!g.quiet) {
       spdlog::info(
@@ -289,58 +279,54 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
           "simulated compute parties",
           f.key_bits, n);
     }
-    ASSIGN_OR_RETURN(key, simulation::GenerateDealerFreeKeyInProcess(f.key_bits, n, rng_factory));
+    ASSIGN_OR_RETURN(out.key,
+                     simulation::GenerateDealerFreeKeyInProcess(f.key_bits, n, rng_factory));
   } else {
-    ASSIGN_OR_RETURN(key, LoadOrDealKey(f.key_dir, f.key_bits, named, n, g.quiet));
+    ASSIGN_OR_RETURN(out.key, LoadOrDealKey(f.key_dir, f.key_bits, named, n, g.quiet));
   }
-  const double key_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - key_start).count();
-  std::optional<simulation::SecureVocabularyResult> vocabulary_release;
-  VocabularyChooser chooser;
-  if (dp.vocabulary) {
-    chooser = [&](const std::vector<lda::RawCorpus>& raws,
-                  nlohmann::json* info) -> absl::StatusOr<lda::Vocabulary> {
-      ASSIGN_OR_RETURN(vocabulary_release,
-                       SecureDpVocabulary(f, *dp.vocabulary, raws, key, rng_factory, g.quiet));
-      (*info)["vocabulary"] = {
-          {"source", "secure DP set union over public candidates (pplda vocab --dp)"},
-          {"candidates", f.dp_vocab_candidates}};
-      return vocabulary_release->vocabulary;
-    };
-  }
-  ASSIGN_OR_RETURN(PartyCorpora data, LoadParties(f, named, chooser, g.quiet));
-  if (vocabulary_release) {
-    // The counts get what the vocabulary left of the run's budget.
-    dp.counts->epsilon -= vocabulary_release->accountant.epsilon();
-    dp.counts->delta -= vocabulary_release->accountant.delta();
-  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+// The parties' documents, within the DP caps when DP training is on (the
+// count of shortened documents is for the operator only: the model file
+// does not hold it).
+std::vector<simulation::ConsortiumParty> CappedParties(const PartyCorpora& data,
+                                                       const std::vector<NamedPath>& named,
+                                                       const privacy::DpTrainingOptions& dp,
+                                                       bool quiet) {
   std::vector<simulation::ConsortiumParty> parties;
   int64_t capped = 0;
   for (size_t i = 0; i < named.size(); ++i) {
     simulation::ConsortiumParty p;
     p.name = named[i].name;
     for (const lda::Document& d : data.corpora[i].documents) {
-      if (dp.counts) {
-        lda::Document kept = privacy::CapDocument(d, dp.counts->caps);
-        capped += kept.tokens.size() != d.tokens.size();
-        p.documents.push_back(std::move(kept.tokens));
-      } else {
+      if (!dp.counts) {
         p.documents.push_back(d.tokens);
+        continue;
       }
+      lda::Document kept = privacy::CapDocument(d, dp.counts->caps);
+      capped += kept.tokens.size() != d.tokens.size();
+      p.documents.push_back(std::move(kept.tokens));
     }
     parties.push_back(std::move(p));
   }
-  if (dp.counts && !g.quiet) {
-    // Exact figure for the operator only; the model file does not hold it.
+  if (dp.counts && !quiet) {
     spdlog::info("DP training: {} documents shortened to the caps (L = {}, c = {})", capped,
                  dp.counts->caps.max_tokens, dp.counts->caps.max_per_term);
   }
-  const int modulus_bits =
-      static_cast<int>(mpz_sizeinbase(key.public_key->paillier().n().get_mpz_t(), 2));
+  return parties;
+}
 
+// Runs every party in this process, with progress on the terminal.
+absl::StatusOr<simulation::LocalConsortiumResult> RunConsortium(
+    const SimulateFlags& f, const GlobalFlags& g, const std::vector<NamedPath>& named,
+    const PartyCorpora& data, const privacy::DpTrainingOptions& dp, const crypto::DealtKey& key,
+    const party::ConsortiumRngFactory& rng_factory) {
+  std::vector<simulation::ConsortiumParty> parties = CappedParties(data, named, dp, g.quiet);
   simulation::LocalConsortiumOptions options;
   options.lda = f.lda;
-  ASSIGN_OR_RETURN(options.lda.draw_method, crypto::DrawMethodFromName(f.draw));
+  ASSIGN_OR_RETURN(options.lda.draw_method, protocol::DrawMethodFromName(f.draw));
   options.lda.verify_conversion = f.verify_conversion;
   options.iterations = f.iterations;
   options.seed = f.seed;
@@ -348,7 +334,9 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
   options.dp = dp.counts;
   ProgressReporter progress("simulate", f.iterations, "iterations", g.progress_mode());
   options.on_step = [&](const coordinator::IterationReport& r) {
-    if (r.iteration == 0 && !g.quiet) spdlog::info("initial counts encrypted and folded in {:.2f} s", r.seconds);
+    if (r.iteration == 0 && !g.quiet) {
+      spdlog::info("initial counts encrypted and folded in {:.2f} s", r.seconds);
+    }
     if (r.iteration > 0) {
       progress.Update(r.iteration, absl::StrFormat("%.2f s/it (%s, fold %.2fs)", r.seconds,
                                                    PhaseLine(r.phases), r.aggregation));
@@ -363,104 +351,160 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
   }
   ASSIGN_OR_RETURN(simulation::LocalConsortiumResult result,
                    simulation::RunLocalConsortium(std::move(parties), data.vocabulary, key,
-                                                   rng_factory, options));
+                                                  rng_factory, options));
   progress.Finish(PhaseLine(result.stats.phases));
+  return result;
+}
 
+// The published model's "training" record: the shared secure-run keys
+// (coordinator/published_model_metadata.h) and this simulation's own.
+nlohmann::json SimulationTrainingRecord(const SimulateFlags& f,
+                                        const simulation::LocalConsortiumResult& result,
+                                        double key_seconds) {
   const simulation::ConsortiumStats& s = result.stats;
-  nlohmann::json bytes = nlohmann::json::array();
-  for (uint64_t b : s.bytes_sent) bytes.push_back(b);
-  nlohmann::json training = {
-      {"mode", "secure (simulated consortium)"},
-      {"sampler", "batched (secure protocol)"},
-      {"iterations", f.iterations},
-      {"seed", f.seed},
-      {"randomness", f.insecure_deterministic_rng
-                         ? absl::StrCat("INSECURE deterministic (seed ",
-                                        f.insecure_deterministic_rng_seed, "; testing only)")
-                         : std::string("operating system CSPRNG (libsodium)")},
-      {"key", f.key_dir.empty() ? std::string("dealt by this process") : "read from " + f.key_dir},
-      {"threads", f.threads},
-      {"alpha_effective", result.model.alpha},
-      {"beta_effective", result.model.beta},
-      {f.dealer_free_key ? "key_generation_seconds" : "key_dealing_seconds", key_seconds},
-      {"init_seconds", s.init_seconds},
-      {"iteration_seconds", s.iteration_seconds},
-      {"publication_seconds", s.publication_seconds},
-      {"phase_seconds_party0",
-       {{"selection", s.phases.selection},
-        {"exchange", s.phases.exchange},
-        {"conversion", s.phases.conversion},
-        {"weights", s.phases.weights},
-        {"draw", s.phases.draw},
-        {"update", s.phases.update}}},
-      {"partial_decryptions", s.partial_decryptions},
-      {"mpc_rounds", s.rounds},
-      {"conversion_proofs_verified", f.verify_conversion},
-      {"mpc_bytes_sent_per_party", bytes},
-      {"coordinator_bytes", s.coordinator_bytes}};
-  if (!f.key_dir.empty()) training.erase("key_dealing_seconds");
-  if (dp.counts) {
-    // Parameters only: no timing, byte or round count (they depend on the
-    // data through the caps and clamping), no per-party document or token
-    // count.
-    for (const char* exact :
-         {"key_dealing_seconds", "key_generation_seconds", "init_seconds", "iteration_seconds",
-          "publication_seconds", "phase_seconds_party0", "mpc_bytes_sent_per_party",
-          "coordinator_bytes", "mpc_rounds", "partial_decryptions", "seed"}) {
-      training.erase(exact);
-    }
-    training["seed"] = "secret (DP training: the initial topics' seed is not recorded)";
-    nlohmann::json corpus = InputOptionsInfo(f.input);
-    nlohmann::json party_names = nlohmann::json::array();
-    for (const NamedPath& p : named) party_names.push_back({{"name", p.name}, {"input", p.path}});
-    corpus["parties"] = party_names;
-    corpus["vocabulary"] = data.info["vocabulary"].value("source", "");
-    result.model.metadata = nlohmann::json::object();
-    AddStandardMetadata(&result.model.metadata, training, corpus);
-  } else {
-    AddStandardMetadata(&result.model.metadata, training, data.info);
+  nlohmann::json training = coordinator::SecureTrainingRecord(
+      "secure (simulated consortium)", f.iterations, f.draw, f.verify_conversion, result.model, s);
+  training["seed"] = f.seed;
+  training["randomness"] = f.insecure_deterministic_rng
+                               ? absl::StrCat("INSECURE deterministic (seed ",
+                                              f.insecure_deterministic_rng_seed, "; testing only)")
+                               : std::string("operating system CSPRNG (libsodium)");
+  training["key"] =
+      f.key_dir.empty() ? std::string("dealt by this process") : "read from " + f.key_dir;
+  training["threads"] = f.threads;
+  if (f.dealer_free_key || f.key_dir.empty()) {
+    training[f.dealer_free_key ? "key_generation_seconds" : "key_dealing_seconds"] = key_seconds;
   }
-  coordinator::LeakageContext leakage;
+  training["partial_decryptions"] = s.partial_decryptions;
+  training["mpc_rounds"] = s.rounds;
+  training["mpc_bytes_sent_per_party"] = s.bytes_sent;
+  return training;
+}
+
+// The published model's metadata. A DP model records parameters only: no
+// timing, byte or round count (they depend on the data through the caps and
+// clamping), no per-party document or token count, no seed.
+absl::StatusOr<nlohmann::json> SimulationMetadata(
+    const SimulateFlags& f, const std::vector<NamedPath>& named, const PartyCorpora& data,
+    const simulation::LocalConsortiumResult& result, const SimulationKey& key,
+    const privacy::DpTrainingOptions& dp_requested,
+    const std::optional<simulation::SecureVocabularyResult>& vocabulary_release,
+    const absl::StatusOr<privacy::PrivacyUnit>& parties_unit) {
+  nlohmann::json training = SimulationTrainingRecord(f, result, key.seconds);
+  protocol::LeakageContext leakage;
   leakage.setting = "secure multi-party simulation (all parties in one process)";
-  leakage.key_origin = coordinator::KeyOriginLabel(key.public_key->origin());
+  leakage.key_origin = protocol::KeyOriginLabel(key.key.public_key->origin());
   leakage.data_holders = static_cast<int>(named.size());
   leakage.compute_parties = result.num_parties;
-  leakage.modulus_bits = modulus_bits;
+  leakage.modulus_bits =
+      static_cast<int>(mpz_sizeinbase(key.key.public_key->paillier().n().get_mpz_t(), 2));
   if (f.insecure_deterministic_rng) {
     leakage.insecure_deterministic_rng_seed = f.insecure_deterministic_rng_seed;
   }
-  if (dp.counts) {
-    leakage.dp_counts = true;
-    const privacy::PrivacyUnit& unit = *parties_unit;
-    ASSIGN_OR_RETURN(const privacy::PrivacyAccountant accountant,
-                     RunAccountant(dp_requested, vocabulary_release, *result.accountant));
-    nlohmann::json statement = privacy::DpPrivacyStatement(dp_requested, accountant, unit,
-                                                           std::nullopt, result.dp_training);
-    statement["setting"] = leakage.setting;
-    statement["leakage"] =
-        privacy::SecureDpLeakage(accountant, *dp.counts, unit, result.num_parties, result.threshold,
-                                 vocabulary_release.has_value());
-    statement["secure_protocol"] = coordinator::LeakageStatement(leakage);
-    if (vocabulary_release) statement["dp_vocabulary"] = vocabulary_release->plan.Describe();
-    result.model.metadata["privacy"] = std::move(statement);
-    ReportPrivacy(dp_requested, &accountant, unit, /*publishing=*/true);
-  } else {
-    result.model.metadata["privacy"] = coordinator::LeakageStatement(leakage);
+  nlohmann::json metadata = nlohmann::json::object();
+  if (!dp_requested.counts) {
+    AddStandardMetadata(&metadata, training, data.info);
+    metadata["privacy"] = coordinator::PublishedPrivacyStatement(leakage, nullptr);
+    return metadata;
   }
-  RETURN_IF_ERROR(lda::WriteModelFile(result.model, f.out));
+  coordinator::EraseExactStatistics(&training);
+  training["seed"] = "secret (DP training: the initial topics' seed is not recorded)";
+  nlohmann::json corpus = InputOptionsInfo(f.input);
+  nlohmann::json party_names = nlohmann::json::array();
+  for (const NamedPath& p : named) party_names.push_back({{"name", p.name}, {"input", p.path}});
+  corpus["parties"] = party_names;
+  corpus["vocabulary"] = data.info["vocabulary"].value("source", "");
+  AddStandardMetadata(&metadata, training, corpus);
+  ASSIGN_OR_RETURN(const privacy::PrivacyAccountant accountant,
+                   RunAccountant(dp_requested, vocabulary_release, *result.accountant));
+  coordinator::DpPublication dp{&dp_requested, &accountant, *parties_unit, result.dp_training,
+                                vocabulary_release ? &vocabulary_release->plan : nullptr};
+  metadata["privacy"] = coordinator::PublishedPrivacyStatement(leakage, &dp);
+  ReportPrivacy(dp_requested, &accountant, *parties_unit, /*publishing=*/true);
+  return metadata;
+}
+
+absl::Status WriteMixtures(const SimulateFlags& f, const std::vector<NamedPath>& named,
+                           const PartyCorpora& data,
+                           const simulation::LocalConsortiumResult& result) {
+  if (f.mixtures_dir.empty()) return absl::OkStatus();
+  std::error_code ec;
+  std::filesystem::create_directories(f.mixtures_dir, ec);
+  if (ec) {
+    return absl::PermissionDeniedError("cannot create the mixtures folder " + f.mixtures_dir +
+                                       ": " + ec.message());
+  }
+  for (size_t i = 0; i < named.size(); ++i) {
+    RETURN_IF_ERROR(WriteTopicMixturesCsv(
+        result.mixtures[i], data.corpora[i],
+        (std::filesystem::path(f.mixtures_dir) / (named[i].name + ".csv")).string()));
+  }
+  return absl::OkStatus();
+}
+
+// Flags of this command that conflict with each other or with DP.
+absl::Status CheckSimulateFlags(const SimulateFlags& f, const privacy::DpTrainingOptions& dp) {
+  RETURN_IF_ERROR(CheckSecureDpVocabularyFlags(f, dp));
+  if (!dp.counts) return absl::OkStatus();
+  RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp.counts, f.iterations));
   if (!f.mixtures_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(f.mixtures_dir, ec);
-    if (ec) {
-      return absl::PermissionDeniedError("cannot create the mixtures folder " + f.mixtures_dir +
-                                         ": " + ec.message());
-    }
-    for (size_t i = 0; i < named.size(); ++i) {
-      RETURN_IF_ERROR(WriteTopicMixturesCsv(result.mixtures[i], data.corpora[i],
-                                            (std::filesystem::path(f.mixtures_dir) /
-                                             (named[i].name + ".csv")).string()));
-    }
+    return absl::InvalidArgumentError(
+        "--mixtures-dir cannot be used with --dp-epsilon: it would write each training "
+        "document's exact topic mixture, which DP training does not release");
   }
+  return absl::OkStatus();
+}
+
+// The steps: flags and outputs checked, the key, the parties' documents
+// (and the secure DP vocabulary, when asked), the secure run, the model.
+absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
+  if (!f.input.input.empty()) {
+    return absl::InvalidArgumentError(
+        "simulate reads one input per party: use --party NAME=PATH, "
+        "not --input");
+  }
+  ASSIGN_OR_RETURN(const party::ConsortiumRngFactory rng_factory, RngFactoryFor(f));
+  ASSIGN_OR_RETURN(privacy::DpTrainingOptions dp, DpOptionsFrom(f.dp, f.input, f.iterations));
+  RETURN_IF_ERROR(CheckSimulateFlags(f, dp));
+  const privacy::DpTrainingOptions dp_requested = dp;  // the run's whole budget
+  ASSIGN_OR_RETURN(std::vector<NamedPath> named, ParseParties(f.parties));
+  // The unit a DP budget is stated in, before the secure run.
+  const absl::StatusOr<privacy::PrivacyUnit> parties_unit = PartiesPrivacyUnit(f.input, named);
+  if (dp.enabled() && !parties_unit.ok()) return parties_unit.status();
+  OutputPaths outputs;
+  RETURN_IF_ERROR(PlanOutputs(f, named, &outputs));
+  RETURN_IF_ERROR(protocol::CheckTwoHolderDisclosure(
+      static_cast<int>(named.size()), dp.counts.has_value(), f.accept_two_holder_disclosure,
+      "--accept-two-holder-disclosure"));
+  ASSIGN_OR_RETURN(const int n, protocol::ComputeParties(static_cast<int>(named.size())));
+  ASSIGN_OR_RETURN(const SimulationKey key, ObtainKey(f, g, named, n, rng_factory));
+  std::optional<simulation::SecureVocabularyResult> vocabulary_release;
+  VocabularyChooser chooser;
+  if (dp.vocabulary) {
+    chooser = [&](const std::vector<lda::RawCorpus>& raws,
+                  nlohmann::json* info) -> absl::StatusOr<lda::Vocabulary> {
+      ASSIGN_OR_RETURN(vocabulary_release,
+                       SecureDpVocabulary(f, *dp.vocabulary, raws, key.key, rng_factory, g.quiet));
+      (*info)["vocabulary"] = {
+          {"source", "secure DP set union over public candidates (pplda vocab --dp)"},
+          {"candidates", f.dp_vocab_candidates}};
+      return vocabulary_release->vocabulary;
+    };
+  }
+  ASSIGN_OR_RETURN(PartyCorpora data, LoadParties(f, named, chooser, g.quiet));
+  if (vocabulary_release) {
+    // The counts get what the vocabulary left of the run's budget.
+    dp.counts->epsilon -= vocabulary_release->accountant.epsilon();
+    dp.counts->delta -= vocabulary_release->accountant.delta();
+  }
+  ASSIGN_OR_RETURN(simulation::LocalConsortiumResult result,
+                   RunConsortium(f, g, named, data, dp, key.key, rng_factory));
+  ASSIGN_OR_RETURN(result.model.metadata,
+                   SimulationMetadata(f, named, data, result, key, dp_requested, vocabulary_release,
+                                      parties_unit));
+  RETURN_IF_ERROR(lda::WriteModelFile(result.model, f.out));
+  RETURN_IF_ERROR(WriteMixtures(f, named, data, result));
+  const simulation::ConsortiumStats& s = result.stats;
   std::printf("secure run: %d iterations in %.1f s (%.2f s/iteration), %llu partial decryptions, "
               "%llu MPC rounds; model written to %s%s\n",
               f.iterations, s.iteration_seconds,

@@ -21,7 +21,7 @@
 #include "cli/model_metadata.h"
 #include "cli/number_flags.h"
 #include "cli/output_paths.h"
-#include "crypto/buffered_rng.h"
+#include "crypto/random/buffered_rng.h"
 #include "lda/collapsed_gibbs_sampler.h"
 #include "lda/metrics.h"
 #include "lda/model_file.h"

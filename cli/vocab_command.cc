@@ -24,11 +24,11 @@
 #include "cli/number_flags.h"
 #include "cli/output_paths.h"
 #include "cli/party_flags.h"
-#include "coordinator/consortium_policy.h"
 #include "lda/preprocessor.h"
 #include "lda/vocabulary_file.h"
 #include "party/party_randomness.h"
 #include "privacy/privacy_unit.h"
+#include "protocol/consortium_policy.h"
 #include "simulation/secure_vocabulary.h"
 #include "spdlog/spdlog.h"
 
@@ -105,7 +105,7 @@ absl::Status WriteDpVocabulary(const VocabFlags& f, const GlobalFlags& g) {
   RETURN_IF_ERROR(outputs.AddFile("--out", f.out));
   RETURN_IF_ERROR(outputs.AddFile("--out (its privacy record)", f.out + ".privacy.json"));
   ASSIGN_OR_RETURN(lda::Vocabulary candidates, lda::ReadVocabularyFile(f.candidates));
-  ASSIGN_OR_RETURN(const int n, coordinator::ComputeParties(static_cast<int>(named.size())));
+  ASSIGN_OR_RETURN(const int n, protocol::ComputeParties(static_cast<int>(named.size())));
   ASSIGN_OR_RETURN(std::vector<lda::RawCorpus> raws,
                    ReadPartyDocuments(f.input, named, "the DP vocabulary", g.quiet));
   ASSIGN_OR_RETURN(crypto::DealtKey key, LoadOrDealKey(f.key_dir, f.key_bits, named, n, g.quiet));

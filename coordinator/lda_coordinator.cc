@@ -5,15 +5,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
-#include "crypto/paillier_combiner.h"
-#include "crypto/paillier_serialization.h"
+#include "crypto/paillier/paillier_combiner.h"
+#include "crypto/paillier/paillier_serialization.h"
 
 namespace pplda::coordinator {
 
 using crypto::Ciphertext;
 
 absl::StatusOr<std::unique_ptr<LdaCoordinator>> LdaCoordinator::Create(
-    std::string run_id, const party::SecureLdaPlan& plan, crypto::ThresholdPublicKeyPtr key,
+    std::string run_id, const protocol::SecureLdaPlan& plan, crypto::ThresholdPublicKeyPtr key,
     ThreadPool* pool) {
   if (key == nullptr) return absl::InvalidArgumentError("coordinator: no public key given");
   if (key->num_parties() != plan.num_parties()) {
@@ -31,7 +31,8 @@ absl::Status LdaCoordinator::Restore(const pplda::v1::CoordinatorRunState& state
                                   state.release_iteration());
 }
 
-absl::Status LdaCoordinator::Fold(const std::vector<party::CountUpdate>& updates, int iteration) {
+absl::Status LdaCoordinator::Fold(const std::vector<protocol::CountUpdate>& updates,
+                                  int iteration) {
   absl::Status folded = counts_.Fold(updates, iteration);
   if (!folded.ok()) {
     return absl::Status(folded.code(), absl::StrCat("coordinator: ", folded.message()));
@@ -39,8 +40,11 @@ absl::Status LdaCoordinator::Fold(const std::vector<party::CountUpdate>& updates
   return absl::OkStatus();
 }
 
+// Longer than a screen: every check of the parties' shares (the agreed
+// fold, one batch per decryptor, proofs) comes before anything is combined,
+// in one place.
 absl::StatusOr<std::vector<int64_t>> LdaCoordinator::DecodeCounts(
-    const std::vector<party::DecryptionShare>& shares) const {
+    const std::vector<protocol::DecryptionShare>& shares) const {
   const int expected = counts_.folded() + 1;
   if (static_cast<int>(shares.size()) < key_->threshold()) {
     return absl::InvalidArgumentError(absl::StrCat("publication needs ", key_->threshold(),
@@ -49,7 +53,7 @@ absl::StatusOr<std::vector<int64_t>> LdaCoordinator::DecodeCounts(
   crypto::PaillierCombiner combiner(key_);
   const std::vector<crypto::Ciphertext> ciphertexts = counts_.AllCiphertexts();
   std::vector<crypto::PartialDecryptionBatch> batches;
-  for (const party::DecryptionShare& s : shares) {
+  for (const protocol::DecryptionShare& s : shares) {
     if (s.run_id != run_id_ || s.iteration != expected) {
       return absl::FailedPreconditionError(absl::StrCat(
           "decryption share from party ", s.party, " is for run '", s.run_id, "' iteration ",
@@ -102,7 +106,7 @@ absl::StatusOr<std::vector<int64_t>> LdaCoordinator::DecodeCounts(
 }
 
 absl::StatusOr<lda::LdaModel> LdaCoordinator::Publish(
-    const std::vector<party::DecryptionShare>& shares, const lda::Vocabulary& vocabulary) const {
+    const std::vector<protocol::DecryptionShare>& shares, const lda::Vocabulary& vocabulary) const {
   if (vocabulary.size() != plan_.num_terms()) {
     return absl::InvalidArgumentError(absl::StrCat("publication: vocabulary of ",
                                                    vocabulary.size(), " terms, the run has ",

@@ -4,7 +4,7 @@
 // no plaintext count. It
 //   - folds each party's CountUpdate into the encrypted matrix by
 //     homomorphic addition (iteration 0: initial counts, then deltas) with
-//     the same EncryptedCounts every party keeps (party/encrypted_counts.h;
+//     the same EncryptedCounts every party keeps (protocol/encrypted_counts.h;
 //     the parties do not trust this fold: they fold the relayed updates
 //     themselves and compare digests),
 //   - publishes: verifies each party's proofs of correct decryption against
@@ -18,7 +18,7 @@
 // fails is InvalidArgument naming the party. Published counts that are
 // negative or whose row sums differ from the totals are Internal errors.
 // DP runs (plan.dp()): publication decrypts the latest noisy release
-// (party/encrypted_counts.h); its row sums must equal its noisy totals, and
+// (protocol/encrypted_counts.h); its row sums must equal its noisy totals, and
 // negative noisy cells are set to 0 in the model (the twin's clamp).
 // Thread-safety: one caller at a time.
 #ifndef PPLDA_COORDINATOR_LDA_COORDINATOR_H_
@@ -30,12 +30,12 @@
 
 #include "absl/status/statusor.h"
 #include "base/thread_pool.h"
-#include "crypto/paillier_threshold_key.h"
+#include "crypto/paillier/paillier_threshold_key.h"
 #include "lda/lda_model.h"
-#include "party/encrypted_counts.h"
-#include "party/protocol_messages.h"
-#include "party/secure_lda_plan.h"
 #include "proto/run_state.pb.h"
+#include "protocol/encrypted_counts.h"
+#include "protocol/messages.h"
+#include "protocol/secure_lda_plan.h"
 
 namespace pplda::coordinator {
 
@@ -43,30 +43,30 @@ class LdaCoordinator {
  public:
   // `pool` may be null and must outlive the coordinator.
   static absl::StatusOr<std::unique_ptr<LdaCoordinator>> Create(std::string run_id,
-                                                                const party::SecureLdaPlan& plan,
+                                                                const protocol::SecureLdaPlan& plan,
                                                                 crypto::ThresholdPublicKeyPtr key,
                                                                 ThreadPool* pool);
 
   // Folds one update per party for `iteration` (0 = initial counts).
-  absl::Status Fold(const std::vector<party::CountUpdate>& updates, int iteration);
+  absl::Status Fold(const std::vector<protocol::CountUpdate>& updates, int iteration);
   // The fold after `iteration` iterations as the coordinator's run state
   // file saved it (EncryptedCounts::Restore's checks), to resume a run.
   absl::Status Restore(const pplda::v1::CoordinatorRunState& state);
   // The encrypted counts at the start of the next iteration.
-  absl::StatusOr<party::GlobalCounts> Counts() const { return counts_.Counts(); }
+  absl::StatusOr<protocol::GlobalCounts> Counts() const { return counts_.Counts(); }
   // The hash-chain digest of every update folded (what parties decrypt).
-  const party::CountsDigest& digest() const { return counts_.digest(); }
+  const protocol::CountsDigest& digest() const { return counts_.digest(); }
   // Combines the parties' decryption shares of Counts() into the model.
-  absl::StatusOr<lda::LdaModel> Publish(const std::vector<party::DecryptionShare>& shares,
+  absl::StatusOr<lda::LdaModel> Publish(const std::vector<protocol::DecryptionShare>& shares,
                                         const lda::Vocabulary& vocabulary) const;
   int iterations_folded() const { return counts_.folded(); }
   // The fold itself (what the run state file saves).
-  const party::EncryptedCounts& fold() const { return counts_; }
+  const protocol::EncryptedCounts& fold() const { return counts_; }
   const crypto::ThresholdPublicKey& public_key() const { return *key_; }
-  const party::SecureLdaPlan& plan() const { return plan_; }
+  const protocol::SecureLdaPlan& plan() const { return plan_; }
 
  private:
-  LdaCoordinator(std::string run_id, const party::SecureLdaPlan& plan,
+  LdaCoordinator(std::string run_id, const protocol::SecureLdaPlan& plan,
                  crypto::ThresholdPublicKeyPtr key, ThreadPool* pool)
       : run_id_(std::move(run_id)),
         plan_(plan),
@@ -75,12 +75,12 @@ class LdaCoordinator {
         pool_(pool) {}
 
   absl::StatusOr<std::vector<int64_t>> DecodeCounts(
-      const std::vector<party::DecryptionShare>& shares) const;
+      const std::vector<protocol::DecryptionShare>& shares) const;
 
   std::string run_id_;
-  party::SecureLdaPlan plan_;
+  protocol::SecureLdaPlan plan_;
   crypto::ThresholdPublicKeyPtr key_;
-  party::EncryptedCounts counts_;
+  protocol::EncryptedCounts counts_;
   ThreadPool* pool_;
 };
 

@@ -18,15 +18,15 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "party/encrypted_counts.h"
-#include "party/lda_party.h"
-#include "party/protocol_messages.h"
+#include "protocol/encrypted_counts.h"
+#include "protocol/messages.h"
+#include "protocol/phase_times.h"
 
 namespace pplda::coordinator {
 
 struct IterationOutput {
-  std::vector<party::CountUpdate> updates;  // one per party, party order
-  party::PartyPhaseTimes phases;            // party 0's phases in this iteration
+  std::vector<protocol::CountUpdate> updates;  // one per party, party order
+  protocol::PartyPhaseTimes phases;            // party 0's phases in this iteration
 };
 
 class PartyGroup {
@@ -35,15 +35,15 @@ class PartyGroup {
 
   virtual int num_parties() const = 0;
   // Every party's encrypted initial counts (iteration 0).
-  virtual absl::StatusOr<std::vector<party::CountUpdate>> InitialCounts() = 0;
+  virtual absl::StatusOr<std::vector<protocol::CountUpdate>> InitialCounts() = 0;
   // Relays `previous` (the updates of iteration - 1) and runs `iteration`.
-  virtual absl::StatusOr<IterationOutput> Iterate(int iteration,
-                                                  const std::vector<party::CountUpdate>& previous) = 0;
+  virtual absl::StatusOr<IterationOutput> Iterate(
+      int iteration, const std::vector<protocol::CountUpdate>& previous) = 0;
   // Relays the last updates; the parties confirm the fold among themselves;
   // parties 0 .. decryptors-1 return partial decryptions (with proofs) of
   // the fold whose digest is `digest`.
-  virtual absl::StatusOr<std::vector<party::DecryptionShare>> Publish(
-      const std::vector<party::CountUpdate>& last, const party::CountsDigest& digest,
+  virtual absl::StatusOr<std::vector<protocol::DecryptionShare>> Publish(
+      const std::vector<protocol::CountUpdate>& last, const protocol::CountsDigest& digest,
       int decryptors) = 0;
 };
 

@@ -15,9 +15,9 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-uint64_t UpdateBytes(const std::vector<party::CountUpdate>& updates, uint64_t ct_bytes) {
+uint64_t UpdateBytes(const std::vector<protocol::CountUpdate>& updates, uint64_t ct_bytes) {
   uint64_t b = 0;
-  for (const party::CountUpdate& u : updates) {
+  for (const protocol::CountUpdate& u : updates) {
     b += (u.matrix.size() + u.totals.size() + u.noise_matrix.size() + u.noise_totals.size()) *
          ct_bytes;
   }
@@ -33,6 +33,8 @@ absl::Status CheckCancelled(const RunDriverOptions& options, int iteration) {
 
 }  // namespace
 
+// THE schedule, kept in one function on purpose: initialisation, every
+// iteration and publication read at once, in the order every path runs them.
 absl::StatusOr<DrivenRun> DriveRun(LdaCoordinator& coordinator, PartyGroup& parties,
                                    const lda::Vocabulary& vocabulary,
                                    const RunDriverOptions& options) {
@@ -45,12 +47,12 @@ absl::StatusOr<DrivenRun> DriveRun(LdaCoordinator& coordinator, PartyGroup& part
   DrivenRun run;
   RunStats& stats = run.stats;
   // Each update goes in once and out to each of the n parties.
-  auto relay_bytes = [&](const std::vector<party::CountUpdate>& u) {
+  auto relay_bytes = [&](const std::vector<protocol::CountUpdate>& u) {
     return UpdateBytes(u, ct_bytes) * static_cast<uint64_t>(1 + n);
   };
 
   Clock::time_point start = Clock::now();
-  std::vector<party::CountUpdate> updates;
+  std::vector<protocol::CountUpdate> updates;
   int first = 1;
   if (options.resume_iteration >= 0) {
     if (options.resume_iteration > options.iterations ||
@@ -97,9 +99,9 @@ absl::StatusOr<DrivenRun> DriveRun(LdaCoordinator& coordinator, PartyGroup& part
   start = Clock::now();
   stats.coordinator_bytes += relay_bytes(updates);
   const int decryptors = coordinator.public_key().threshold();
-  ASSIGN_OR_RETURN(std::vector<party::DecryptionShare> shares,
+  ASSIGN_OR_RETURN(std::vector<protocol::DecryptionShare> shares,
                    parties.Publish(updates, coordinator.digest(), decryptors));
-  for (const party::DecryptionShare& s : shares) {
+  for (const protocol::DecryptionShare& s : shares) {
     stats.coordinator_bytes += 3 * s.partials.values.size() * ct_bytes;  // value + proof
   }
   ASSIGN_OR_RETURN(run.model, coordinator.Publish(shares, vocabulary));

@@ -28,7 +28,7 @@ namespace pplda::coordinator {
 struct IterationReport {
   int iteration = 0;              // 0 = initialisation, -1 = publication
   double seconds = 0;             // wall time of this step
-  party::PartyPhaseTimes phases;  // party 0's phases in this iteration
+  protocol::PartyPhaseTimes phases;  // party 0's phases in this iteration
   double aggregation = 0;         // coordinator's folding time
 };
 
@@ -38,8 +38,8 @@ struct IterationReport {
 // the coordinator's hash chain over every update folded so far.
 struct IterationBoundary {
   int iteration = 0;
-  const std::vector<party::CountUpdate>* updates = nullptr;
-  const party::CountsDigest* digest = nullptr;
+  const std::vector<protocol::CountUpdate>* updates = nullptr;
+  const protocol::CountsDigest* digest = nullptr;
 };
 
 struct RunDriverOptions {
@@ -56,12 +56,12 @@ struct RunDriverOptions {
   // when that is past the last); on_boundary is not called for the restored
   // boundary. -1 = a new run.
   int resume_iteration = -1;
-  std::vector<party::CountUpdate> resume_updates;
+  std::vector<protocol::CountUpdate> resume_updates;
 };
 
 struct RunStats {
   double init_seconds = 0, iteration_seconds = 0, publication_seconds = 0;
-  party::PartyPhaseTimes phases;  // party 0, summed over iterations
+  protocol::PartyPhaseTimes phases;  // party 0, summed over iterations
   double aggregation_seconds = 0;
   // Ciphertext bytes the coordinator received and relayed (updates in,
   // DP noise included, every update relayed to every party, decryption
@@ -74,7 +74,7 @@ struct DrivenRun {
   RunStats stats;
   // The agreed fold the parties decrypted (the hash chain over every update;
   // each party logs the one it confirmed).
-  party::CountsDigest decrypted_digest{};
+  protocol::CountsDigest decrypted_digest{};
 };
 
 absl::StatusOr<DrivenRun> DriveRun(LdaCoordinator& coordinator, PartyGroup& parties,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The compose demo end to end (issue 21; docs/deploy.md, "The compose demo"):
+# The compose demo end to end (docs/deploy.md, "The compose demo"):
 # builds the pplda image (deploy/Dockerfile), starts the demo consortium of
 # deploy/docker-compose.yml (an init service, a coordinator, three parties),
 # runs a secure run to a published model, prints its topics, and removes the

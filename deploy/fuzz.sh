@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fuzz run (issue 24; docs/hardening.md): builds every libFuzzer target
+# The fuzz run (docs/hardening.md): builds every libFuzzer target
 # (clang, AddressSanitizer + UndefinedBehaviorSanitizer) in build-fuzz/ and
 # runs each on its seed corpus for PPLDA_FUZZ_SECONDS (default 30):
 # `ctest -L fuzz`. A finding fails the run and leaves the input in

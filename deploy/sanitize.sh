@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer run (issue 24; docs/hardening.md): builds everything with
+# The sanitizer run (docs/hardening.md): builds everything with
 # AddressSanitizer (leaks included) and UndefinedBehaviorSanitizer
 # (PPLDA_SANITIZE=ON, gcc) in build-asan/ and runs the unit tests there; any
 # report fails its test (halt_on_error). deploy/ubsan.supp lists what is

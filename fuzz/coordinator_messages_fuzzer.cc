@@ -4,7 +4,7 @@
 // the daemon does (coordinator/daemon/remote_party_group.cc).
 //
 // Fixed set-up (once): a dealt 1024-bit test key of three parties
-// (crypto/paillier_testing.h: public primes, TESTS ONLY), the plan K = 3,
+// (crypto/paillier/paillier_testing.h: public primes, TESTS ONLY), the plan K = 3,
 // V = 4, tokens {3, 2, 1}, and an in-process group of the three parties
 // with seeded randomness, whose valid initial counts are folded wherever a
 // step needs a run in progress.
@@ -31,13 +31,13 @@
 #include <vector>
 
 #include "coordinator/lda_coordinator.h"
-#include "crypto/paillier_serialization.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/paillier/paillier_serialization.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "fuzz/fuzz_util.h"
 #include "lda/vocabulary.h"
-#include "party/protocol_wire.h"
 #include "proto/party_control_service.pb.h"
+#include "protocol/wire.h"
 #include "simulation/in_process_party_group.h"
 
 namespace pplda::fuzz {
@@ -49,9 +49,9 @@ enum Mode : uint8_t { kPrepare = 0, kIterate = 1, kPublish = 2, kModes = 3 };
 struct SetUp {
   crypto::DealtKey key;
   std::unique_ptr<crypto::MpcConfig> config;
-  std::unique_ptr<party::SecureLdaPlan> plan;
+  std::unique_ptr<protocol::SecureLdaPlan> plan;
   lda::Vocabulary vocabulary;
-  std::vector<party::CountUpdate> initial;  // every party's valid initial counts
+  std::vector<protocol::CountUpdate> initial;  // every party's valid initial counts
   std::vector<int64_t> counts;              // the true n_k(t), K x V
 };
 
@@ -88,16 +88,16 @@ const SetUp& Fixed() {
     absl::StatusOr<crypto::MpcConfig> config = crypto::MpcConfig::Create(3, 1);
     Require(config.ok());
     s->config = std::make_unique<crypto::MpcConfig>(*config);
-    party::SecureLdaOptions o;
+    protocol::SecureLdaOptions o;
     o.num_topics = 3;
-    absl::StatusOr<party::SecureLdaPlan> plan =
-        party::SecureLdaPlan::Create(o, 4, {3, 2, 1}, s->key.public_key->paillier(), *s->config);
+    absl::StatusOr<protocol::SecureLdaPlan> plan =
+        protocol::SecureLdaPlan::Create(o, 4, {3, 2, 1}, s->key.public_key->paillier(), *s->config);
     Require(plan.ok());
-    s->plan = std::make_unique<party::SecureLdaPlan>(*std::move(plan));
+    s->plan = std::make_unique<protocol::SecureLdaPlan>(*std::move(plan));
     absl::StatusOr<lda::Vocabulary> vocabulary = lda::Vocabulary::FromTerms({"a", "b", "c", "d"});
     Require(vocabulary.ok());
     s->vocabulary = *std::move(vocabulary);
-    absl::StatusOr<std::vector<party::CountUpdate>> initial = Group(*s)->InitialCounts();
+    absl::StatusOr<std::vector<protocol::CountUpdate>> initial = Group(*s)->InitialCounts();
     Require(initial.ok());
     s->initial = *std::move(initial);
     s->counts.assign(3 * 4, 0);
@@ -118,9 +118,9 @@ void WriteSeeds(const std::filesystem::path& dir) {
   const crypto::ThresholdPublicKey& key = *s.key.public_key;
   std::filesystem::create_directories(dir);
   std::string prepare(1, kPrepare);
-  for (const party::CountUpdate& u : s.initial) {
+  for (const protocol::CountUpdate& u : s.initial) {
     pplda::v1::PrepareReply reply;
-    *reply.mutable_initial_counts() = party::CountUpdateToProto(key, u);
+    *reply.mutable_initial_counts() = protocol::CountUpdateToProto(key, u);
     AppendFrame(&prepare, reply.SerializeAsString());
   }
   WriteFile(dir / "prepare", prepare);
@@ -130,20 +130,20 @@ void WriteSeeds(const std::filesystem::path& dir) {
   absl::StatusOr<coordinator::IterationOutput> first = iterating->Iterate(1, s.initial);
   Require(first.ok());
   std::string iterate(1, kIterate);
-  for (const party::CountUpdate& u : first->updates) {
+  for (const protocol::CountUpdate& u : first->updates) {
     pplda::v1::IterateReply reply;
-    *reply.mutable_update() = party::CountUpdateToProto(key, u);
+    *reply.mutable_update() = protocol::CountUpdateToProto(key, u);
     AppendFrame(&iterate, reply.SerializeAsString());
   }
   WriteFile(dir / "iterate", iterate);
 
   std::unique_ptr<simulation::InProcessPartyGroup> publishing = Group(s);
   Require(publishing->InitialCounts().ok());
-  absl::StatusOr<std::vector<party::DecryptionShare>> shares =
+  absl::StatusOr<std::vector<protocol::DecryptionShare>> shares =
       publishing->Publish(s.initial, Coordinator(s, true)->digest(), 2);
   Require(shares.ok());
   std::string publish(1, kPublish);
-  for (const party::DecryptionShare& share : *shares) {
+  for (const protocol::DecryptionShare& share : *shares) {
     pplda::v1::PublishReply reply;
     *reply.mutable_partials() = crypto::PartialDecryptionBatchToProto(key, share.partials);
     AppendFrame(&publish, reply.SerializeAsString());
@@ -169,13 +169,13 @@ void Run(Mode mode, std::string_view bytes) {
   switch (mode) {
     case kPrepare:
     case kIterate: {
-      std::vector<party::CountUpdate> updates;
+      std::vector<protocol::CountUpdate> updates;
       if (mode == kPrepare) {
         std::vector<pplda::v1::PrepareReply> replies;
         if (!ParseAll(frames, &replies)) return;
         for (const auto& r : replies) {
-          absl::StatusOr<party::CountUpdate> u =
-              party::CountUpdateFromProto(r.initial_counts(), kRun, key, *s.plan);
+          absl::StatusOr<protocol::CountUpdate> u =
+              protocol::CountUpdateFromProto(r.initial_counts(), kRun, key, *s.plan);
           Trace("CountUpdateFromProto", u.status());
           if (!u.ok()) return;
           updates.push_back(*std::move(u));
@@ -184,8 +184,8 @@ void Run(Mode mode, std::string_view bytes) {
         std::vector<pplda::v1::IterateReply> replies;
         if (!ParseAll(frames, &replies)) return;
         for (const auto& r : replies) {
-          absl::StatusOr<party::CountUpdate> u =
-              party::CountUpdateFromProto(r.update(), kRun, key, *s.plan);
+          absl::StatusOr<protocol::CountUpdate> u =
+              protocol::CountUpdateFromProto(r.update(), kRun, key, *s.plan);
           Trace("CountUpdateFromProto", u.status());
           if (!u.ok()) return;
           updates.push_back(*std::move(u));
@@ -207,9 +207,9 @@ void Run(Mode mode, std::string_view bytes) {
       std::vector<pplda::v1::PublishReply> replies;
       if (!ParseAll(frames, &replies)) return;
       const size_t cts = s.plan->MatrixCiphertexts() + s.plan->TotalsCiphertexts();
-      std::vector<party::DecryptionShare> shares;
+      std::vector<protocol::DecryptionShare> shares;
       for (size_t p = 0; p < replies.size(); ++p) {
-        absl::StatusOr<party::DecryptionShare> share = party::DecryptionShareFromProto(
+        absl::StatusOr<protocol::DecryptionShare> share = protocol::DecryptionShareFromProto(
             replies[p].partials(), kRun, 1, static_cast<int>(p), key, cts);
         Trace("DecryptionShareFromProto", share.status());
         if (!share.ok()) return;

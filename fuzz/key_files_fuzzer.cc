@@ -1,6 +1,6 @@
 // libFuzzer target: the key file readers on arbitrary file bytes. The first
 // byte chooses the reader: a threshold Paillier key share (0600,
-// crypto/paillier_key_file.h), the public key, or a party's X25519 box
+// crypto/paillier/paillier_key_file.h), the public key, or a party's X25519 box
 // secret key (0600, net/sealed_frame.h); the rest is the file. Any crash,
 // sanitizer report, hang or out-of-memory is a finding; an error status is
 // the expected answer to bad bytes. A key that reads must be usable
@@ -8,7 +8,7 @@
 // to a partial decryption, a public key encrypts.
 //
 // Seeds: PPLDA_FUZZ_WRITE_SEEDS=fuzz/corpus/key_files build-fuzz/fuzz/fuzz_key_files
-// writes a dealt 1024-bit test key's files (crypto/paillier_testing.h) and
+// writes a dealt 1024-bit test key's files (crypto/paillier/paillier_testing.h) and
 // exits.
 #include <sys/stat.h>
 
@@ -20,10 +20,10 @@
 #include <iterator>
 #include <string>
 
-#include "crypto/paillier_encryptor.h"
-#include "crypto/paillier_key_file.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/paillier/paillier_encryptor.h"
+#include "crypto/paillier/paillier_key_file.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "fuzz/fuzz_util.h"
 #include "net/sealed_frame.h"
 

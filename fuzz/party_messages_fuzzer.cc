@@ -5,7 +5,7 @@
 // Publish to a prepared one.
 //
 // Fixed set-up (once): a dealt 1024-bit test key of three parties
-// (crypto/paillier_testing.h: public primes, TESTS ONLY), party 0 with one
+// (crypto/paillier/paillier_testing.h: public primes, TESTS ONLY), party 0 with one
 // document of 3 tokens over the vocabulary {a, b, c, d}, seeded randomness,
 // a fixed initial-topics seed. The MPC links are an in-process loopback:
 // what the party sends to a peer in a round comes back as that peer's
@@ -39,8 +39,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -49,15 +49,15 @@
 #include "base/path_component.h"
 #include "base/status_macros.h"
 #include "coordinator/lda_coordinator.h"
-#include "crypto/paillier_serialization.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/secure_rng_testing.h"
-#include "crypto/simulated_network.h"
-#include "crypto/transport.h"
+#include "crypto/mpc/simulated_network.h"
+#include "crypto/mpc/transport.h"
+#include "crypto/paillier/paillier_serialization.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "fuzz/fuzz_util.h"
 #include "party/party_session.h"
-#include "party/protocol_wire.h"
 #include "proto/party_control_service.pb.h"
+#include "protocol/wire.h"
 
 namespace pplda::fuzz {
 namespace {
@@ -135,7 +135,7 @@ party::PartyResources Resources(int p) {
   r.num_parties = kParties;
   r.key_share = &s.key.shares[static_cast<size_t>(p)];
   r.corpus = &s.corpora[static_cast<size_t>(p)];
-  r.vocabulary_sha256 = party::VocabularySha256(s.vocabulary);
+  r.vocabulary_sha256 = protocol::VocabularySha256(s.vocabulary);
   r.initial_topics_seed = 5;
   r.state_dir = s.state_dir;
   r.rng_factory = [p](party::PartyRandomSource source) -> std::unique_ptr<crypto::SecureRng> {
@@ -151,7 +151,7 @@ pplda::v1::RunParameters Parameters(uint32_t iterations) {
   p.set_beta(0.01);
   p.set_iterations(iterations);
   p.set_draw_method("binary");
-  p.set_vocabulary_sha256(party::VocabularySha256(Fixed().vocabulary));
+  p.set_vocabulary_sha256(protocol::VocabularySha256(Fixed().vocabulary));
   return p;
 }
 
@@ -298,13 +298,13 @@ absl::StatusOr<std::string> DigestOf(
   const SetUp& s = Fixed();
   absl::StatusOr<crypto::MpcConfig> config = crypto::MpcConfig::Create(kParties, 1);
   Require(config.ok());
-  party::SecureLdaOptions o;
+  protocol::SecureLdaOptions o;
   o.num_topics = 3;
-  absl::StatusOr<party::SecureLdaPlan> plan = party::SecureLdaPlan::Create(
+  absl::StatusOr<protocol::SecureLdaPlan> plan = protocol::SecureLdaPlan::Create(
       o, s.vocabulary.size(), {3, 2, 1}, s.key.public_key->paillier(), *config);
   Require(plan.ok());
-  ASSIGN_OR_RETURN(std::vector<party::CountUpdate> decoded,
-                   party::CountUpdatesFromProto(updates, kRun, *s.key.public_key, *plan));
+  ASSIGN_OR_RETURN(std::vector<protocol::CountUpdate> decoded,
+                   protocol::CountUpdatesFromProto(updates, kRun, *s.key.public_key, *plan));
   absl::StatusOr<std::unique_ptr<coordinator::LdaCoordinator>> c =
       coordinator::LdaCoordinator::Create(kRun, *plan, s.key.public_key, nullptr);
   Require(c.ok());
@@ -433,9 +433,9 @@ void Run(Mode mode, std::string_view bytes) {
         Require(digest.ok() && *digest == publish.counts_digest());
         const size_t cts = reply->partials().values_size();
         Require(cts > 0);
-        Require(
-            party::DecryptionShareFromProto(reply->partials(), kRun, 1, 0, *s.key.public_key, cts)
-                .ok());
+        Require(protocol::DecryptionShareFromProto(reply->partials(), kRun, 1, 0, *s.key.public_key,
+                                                   cts)
+                    .ok());
       }
       return;
     }

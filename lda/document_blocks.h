@@ -24,7 +24,7 @@ std::vector<int32_t> DocumentBlockBoundaries(const GibbsState& state, int parts)
 // (contiguous halves of Brown differ by 5% in sampling cost). Long runs,
 // not single documents or short runs: on SOTU's 35-token windows at K = 20
 // single documents cost 26% and runs of 1/32 of a set's share up to 30% in
-// some of the host's spells (the cause not found; docs/performance.md);
+// some of the host's spells (the cause not found; docs/measurements.md);
 // runs of 1/4 ran as fast as contiguous blocks there. The sets' token
 // counts differ by at most the longest run's. parts >= 1.
 inline constexpr int kInterleavedRuns = 4;

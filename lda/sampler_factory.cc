@@ -17,7 +17,7 @@ std::string_view AutoSamplerKind(const Corpus& /*corpus*/, const SamplerOptions&
   // measured 0.42-0.62x the standard sampler's time on 2 threads, held-out
   // perplexity +0.4% to +0.6% of it (13 seeds), where the faster warp
   // sampler was 3-10% above (docs/performance.md, "Plaintext sampler
-  // against WarpLDA").
+  // against WarpLDA"; the runs in docs/measurements.md).
   return "sparse";
 }
 

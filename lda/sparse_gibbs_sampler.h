@@ -16,7 +16,7 @@
 //     It was the choice for K <= 32 and short documents until the lists
 //     kept documents' counts between visits and summed long lists by AVX2;
 //     since then lists measured as fast or faster at every K tried (2-32,
-//     SOTU's 35-token windows; docs/performance.md).
+//     SOTU's 35-token windows; docs/measurements.md).
 //
 // Threads: P threads, P document sets (about equal tokens, 4 interleaved
 // runs of consecutive documents each, so each set samples the corpus:
@@ -35,7 +35,7 @@
 // next token's list is then about as long as this one's, so the draw's
 // loop counts and branches are predicted (-4 to -7% a run against reading
 // order at K = 200 and on SOTU K = 20, +1.5% on Brown K = 20;
-// docs/performance.md).
+// docs/measurements.md).
 //
 // Thread-safety: see LdaSampler.
 #ifndef PPLDA_LDA_SPARSE_GIBBS_SAMPLER_H_

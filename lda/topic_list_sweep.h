@@ -184,7 +184,7 @@ class TopicListSweep {
   // data-dependent exits would cost a mispredicted branch each. A draw
   // into the token's own slot (most tokens stay) is told by two compares
   // before the search, so the branch on staying resolves early and a stay
-  // skips the search (-2 to -6% a run, docs/performance.md).
+  // skips the search (-2 to -6% a run, docs/measurements.md).
   Draw Sample(TermId t, int own_topic, const Withdrawal& removal, int32_t* ndk, uint32_t i) {
     const std::span<const Entry> list = counts_.padded_entries(t);
     const int32_t n = static_cast<int32_t>(list.size());
@@ -213,9 +213,9 @@ class TopicListSweep {
   // search, with the token's withdrawal from own_topic applied for the
   // search and undone after. The search walks the document's topics (55 on
   // average on Brown at K = 200) or all K; rejection takes 1.3-2.8 attempts
-  // a document draw on the corpora of docs/performance.md, 4% of them at
+  // a document draw on the corpora of docs/measurements.md, 4% of them at
   // most then searched. Token i of the document is the one drawn. Out of
-  // line: 0.6-8% of draws come here (docs/performance.md).
+  // line: 0.6-8% of draws come here (docs/measurements.md).
   [[gnu::noinline]] Draw SampleDocumentOrSmoothing(double u, int own_topic,
                                                    const Withdrawal& removal, int32_t* ndk,
                                                    int32_t own_index, uint32_t i) {

@@ -1,10 +1,14 @@
 // DaemonMain: the command line both daemons share: `NAME --config FILE`
 // (-c FILE), --help. Runs `run(config)` and maps its status to the exit
 // code: 0 ok, 1 error (printed as "NAME: error: ..."), 2 usage error.
-// Tunes malloc first (base/allocator_tuning.h).
+// Tunes malloc first (base/allocator_tuning.h). BlockTerminationSignals and
+// WaitForTerminationSignal: the SIGTERM / SIGINT handling both daemons share.
 #ifndef PPLDA_NET_DAEMON_MAIN_H_
 #define PPLDA_NET_DAEMON_MAIN_H_
 
+#include <pthread.h>
+
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -14,6 +18,31 @@
 #include "base/allocator_tuning.h"
 
 namespace pplda::net {
+
+// SIGTERM and SIGINT, the signals that stop a daemon.
+inline sigset_t TerminationSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  return set;
+}
+
+// Blocks SIGTERM and SIGINT in the calling thread: call it before any thread
+// starts, so that every later thread inherits the mask.
+inline void BlockTerminationSignals() {
+  const sigset_t set = TerminationSignals();
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+// Waits until SIGTERM or SIGINT arrives (blocked by BlockTerminationSignals)
+// and returns it.
+inline int WaitForTerminationSignal() {
+  const sigset_t set = TerminationSignals();
+  int signal = 0;
+  sigwait(&set, &signal);
+  return signal;
+}
 
 inline int DaemonMain(int argc, char** argv, const char* name, const char* config_name,
                       const char* purpose,

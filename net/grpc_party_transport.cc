@@ -292,16 +292,8 @@ void GrpcPartyTransport::NoteSent(int to, uint64_t round, uint64_t bytes) {
 }
 
 absl::Status GrpcPartyTransport::Send(int to, uint64_t round, std::vector<uint8_t> payload) {
-  if (to < 0 || to >= num_parties() || to == party_id()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "party ", party_id(), " cannot send to party ", to, " (peers are 0..",
-        num_parties() - 1, ", excluding itself)"));
-  }
-  if (payload.size() > options_.max_payload_bytes) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "message of ", payload.size(), " bytes for party ", to, " in round ", round,
-        " exceeds the per-frame limit of ", options_.max_payload_bytes, " bytes"));
-  }
+  RETURN_IF_ERROR(CheckOutgoing(party_id(), num_parties(), to, round, payload.size(),
+                                options_.max_payload_bytes));
   if (closed_) return absl::FailedPreconditionError("transport closed");
   if (absl::Status cause = inbox_->shutdown_cause(); !cause.ok()) return cause;
   inbox_->NoteProgress(iteration_, round);

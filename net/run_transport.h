@@ -10,11 +10,13 @@
 #define PPLDA_NET_RUN_TRANSPORT_H_
 
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "absl/status/status.h"
-#include "crypto/simulated_network.h"
-#include "crypto/transport.h"
+#include "crypto/mpc/network_stats.h"
+#include "crypto/mpc/transport.h"
 
 namespace pplda::net {
 
@@ -36,6 +38,12 @@ class RunTransport : public crypto::PartyTransport {
   virtual crypto::NetworkStats Stats() const = 0;
   virtual void ResetStats() = 0;
 };
+
+// What both transports check before sending a frame: `to` a peer in
+// [0, num_parties) other than `party` (InvalidArgument), and `bytes` within
+// the per-frame limit (ResourceExhausted, naming the peer and round).
+absl::Status CheckOutgoing(int party, int num_parties, int to, uint64_t round, size_t bytes,
+                           size_t max_bytes);
 
 }  // namespace pplda::net
 

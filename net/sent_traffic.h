@@ -12,7 +12,7 @@
 #include <mutex>
 #include <vector>
 
-#include "crypto/simulated_network.h"
+#include "crypto/mpc/network_stats.h"
 #include "net/frame_inbox.h"
 
 namespace pplda::net {

@@ -6,8 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
-#include "crypto/paillier_combiner.h"
-#include "crypto/paillier_evaluator.h"
+#include "crypto/paillier/paillier_combiner.h"
+#include "crypto/paillier/paillier_evaluator.h"
 
 namespace pplda::party {
 namespace {
@@ -25,16 +25,6 @@ std::string DigestContext(const std::string& run_id, const privacy::CandidateUni
 
 }  // namespace
 
-absl::StatusOr<crypto::PackingLayout> VocabularyPackingLayout(
-    const privacy::CandidateUnionPlan& plan, const crypto::PaillierPublicKey& key) {
-  crypto::PackingOptions options;
-  // |h_p + Z_p| < 2^31 + B <= 2^(max(31, bits(B)) + 1).
-  const int bound_bits = std::bit_width(static_cast<uint64_t>(plan.noise.share_bound));
-  options.value_bits = std::max(31, bound_bits) + 1;
-  options.max_terms = static_cast<uint64_t>(plan.options.parties);
-  return crypto::PackingLayout::Create(options, key);
-}
-
 absl::StatusOr<std::unique_ptr<DpVocabularyParty>> DpVocabularyParty::Create(
     std::string run_id, int party, privacy::CandidateUnionPlan plan,
     const crypto::PaillierKeyShare& key_share, crypto::SecureRng& encryption_rng,
@@ -49,7 +39,8 @@ absl::StatusOr<std::unique_ptr<DpVocabularyParty>> DpVocabularyParty::Create(
     return absl::InvalidArgumentError(
         absl::StrCat("DP vocabulary: party ", party, " does not hold key share ", party + 1));
   }
-  ASSIGN_OR_RETURN(crypto::PackingLayout layout, VocabularyPackingLayout(plan, key.paillier()));
+  ASSIGN_OR_RETURN(crypto::PackingLayout layout,
+                   protocol::VocabularyPackingLayout(plan, key.paillier()));
   ASSIGN_OR_RETURN(std::unique_ptr<crypto::PaillierEncryptor> encryptor,
                    crypto::PaillierEncryptor::Create(key.paillier(), encryption_rng));
   return std::unique_ptr<DpVocabularyParty>(
@@ -57,7 +48,7 @@ absl::StatusOr<std::unique_ptr<DpVocabularyParty>> DpVocabularyParty::Create(
                             std::move(encryptor), pool));
 }
 
-absl::StatusOr<VocabularyContribution> DpVocabularyParty::Contribute(
+absl::StatusOr<protocol::VocabularyContribution> DpVocabularyParty::Contribute(
     const lda::Corpus& documents, const lda::Vocabulary& candidates, crypto::SecureRng& noise_rng) {
   if (sent_) {
     return absl::FailedPreconditionError(
@@ -75,15 +66,15 @@ absl::StatusOr<VocabularyContribution> DpVocabularyParty::Contribute(
   ASSIGN_OR_RETURN(std::vector<int64_t> noise, privacy::CandidateNoiseShares(plan_, noise_rng));
   for (size_t u = 0; u < values.size(); ++u) values[u] += noise[u];
   ASSIGN_OR_RETURN(std::vector<mpz_class> packed, layout_.Pack(values));
-  VocabularyContribution out{run_id_, party_, {}};
+  protocol::VocabularyContribution out{run_id_, party_, {}};
   ASSIGN_OR_RETURN(out.counts, encryptor_->EncryptBatch(packed, pool_));
   sent_ = out.counts;
   context_ = DigestContext(run_id_, plan_, candidates);
   return out;
 }
 
-absl::StatusOr<CountsDigest> DpVocabularyParty::AcceptContributions(
-    absl::Span<const VocabularyContribution> contributions) {
+absl::StatusOr<protocol::CountsDigest> DpVocabularyParty::AcceptContributions(
+    absl::Span<const protocol::VocabularyContribution> contributions) {
   if (!sent_) {
     return absl::FailedPreconditionError(
         absl::StrCat("party ", party_, ": DP vocabulary contributions before its own"));
@@ -95,8 +86,8 @@ absl::StatusOr<CountsDigest> DpVocabularyParty::AcceptContributions(
   const crypto::ThresholdPublicKey& key = *key_share_.public_key();
   const int n = key.num_parties();
   const size_t length = layout_.NumPlaintexts(static_cast<size_t>(plan_.candidates));
-  std::vector<const VocabularyContribution*> by_party(n, nullptr);
-  for (const VocabularyContribution& c : contributions) {
+  std::vector<const protocol::VocabularyContribution*> by_party(n, nullptr);
+  for (const protocol::VocabularyContribution& c : contributions) {
     if (c.party < 0 || c.party >= n || by_party[c.party] != nullptr) {
       return absl::InvalidArgumentError(absl::StrCat(
           "DP vocabulary: a contribution from party ", c.party,
@@ -124,17 +115,17 @@ absl::StatusOr<CountsDigest> DpVocabularyParty::AcceptContributions(
                      ": the DP vocabulary contribution relayed as its own is not the one "
                      "it sent"));
   }
-  sum_ = SumContributions(key.paillier(), by_party);
+  sum_ = protocol::SumContributions(key.paillier(), by_party);
   std::vector<crypto::Ciphertext> list;  // party order
   list.reserve(length * n);
   for (int p = 0; p < n; ++p) {
     list.insert(list.end(), by_party[p]->counts.begin(), by_party[p]->counts.end());
   }
-  digest_ = CiphertextsDigest(context_, list, key.paillier().ciphertext_bytes());
+  digest_ = protocol::CiphertextsDigest(context_, list, key.paillier().ciphertext_bytes());
   return *digest_;
 }
 
-absl::Status DpVocabularyParty::ConfirmDigests(absl::Span<const CountsDigest> digests) {
+absl::Status DpVocabularyParty::ConfirmDigests(absl::Span<const protocol::CountsDigest> digests) {
   if (!digest_) {
     return absl::FailedPreconditionError(absl::StrCat(
         "party ", party_, ": DP vocabulary digests to confirm before the party's own"));
@@ -148,7 +139,8 @@ absl::Status DpVocabularyParty::ConfirmDigests(absl::Span<const CountsDigest> di
     if (digests[p] != *digest_) {
       return absl::FailedPreconditionError(absl::StrCat(
           "party ", party_, ": party ", p, " was handed other DP vocabulary contributions (digest ",
-          DigestHex(digests[p]), ", this party's ", DigestHex(*digest_), "): refusing to decrypt"));
+          protocol::DigestHex(digests[p]), ", this party's ", protocol::DigestHex(*digest_),
+          "): refusing to decrypt"));
     }
   }
   confirmed_ = true;
@@ -156,7 +148,7 @@ absl::Status DpVocabularyParty::ConfirmDigests(absl::Span<const CountsDigest> di
 }
 
 absl::StatusOr<crypto::PartialDecryptionBatch> DpVocabularyParty::Decrypt(
-    const CountsDigest& requested, crypto::SecureRng& proof_rng) const {
+    const protocol::CountsDigest& requested, crypto::SecureRng& proof_rng) const {
   if (!confirmed_) {
     return absl::FailedPreconditionError(
         absl::StrCat("party ", party_,
@@ -164,48 +156,13 @@ absl::StatusOr<crypto::PartialDecryptionBatch> DpVocabularyParty::Decrypt(
                      "contributions"));
   }
   if (requested != *digest_) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("party ", party_,
-                     ": refusing to decrypt: the DP vocabulary contributions requested have "
-                     "digest ",
-                     DigestHex(requested), ", the party's own are ", DigestHex(*digest_)));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "party ", party_,
+        ": refusing to decrypt: the DP vocabulary contributions requested have "
+        "digest ",
+        protocol::DigestHex(requested), ", the party's own are ", protocol::DigestHex(*digest_)));
   }
   return key_share_.PartialDecryptBatchWithProofs(sum_, proof_rng, pool_);
-}
-
-std::vector<crypto::Ciphertext> SumContributions(
-    const crypto::PaillierPublicKey& key,
-    absl::Span<const VocabularyContribution* const> by_party) {
-  crypto::PaillierEvaluator evaluator(key);
-  const size_t length = by_party.empty() ? 0 : by_party[0]->counts.size();
-  std::vector<crypto::Ciphertext> sum(length);
-  std::vector<crypto::Ciphertext> column(by_party.size());
-  for (size_t j = 0; j < length; ++j) {
-    for (size_t p = 0; p < by_party.size(); ++p) column[p] = by_party[p]->counts[j];
-    sum[j] = evaluator.Sum(column);
-  }
-  return sum;
-}
-
-absl::StatusOr<std::vector<int64_t>> DecodeNoisyCandidateCounts(
-    const crypto::ThresholdPublicKeyPtr& key, const crypto::PackingLayout& layout,
-    const std::vector<crypto::Ciphertext>& sum,
-    absl::Span<const crypto::PartialDecryptionBatch> batches, int32_t candidates,
-    ThreadPool* pool) {
-  if (static_cast<int>(batches.size()) < key->threshold()) {
-    return absl::FailedPreconditionError(absl::StrCat("the DP vocabulary needs ", key->threshold(),
-                                                      " decryption shares, got ", batches.size()));
-  }
-  crypto::PaillierCombiner combiner(key);
-  for (const crypto::PartialDecryptionBatch& b : batches) {
-    absl::Status verified = combiner.VerifyBatch(sum, b, pool);
-    if (!verified.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("DP vocabulary decryption share from party ",
-                                                     b.party - 1, ": ", verified.message()));
-    }
-  }
-  ASSIGN_OR_RETURN(std::vector<mpz_class> plain, combiner.CombineBatch(batches, pool));
-  return layout.UnpackInt64(plain, static_cast<size_t>(candidates));
 }
 
 }  // namespace pplda::party

@@ -6,7 +6,7 @@
 //
 //   1. Contribute: the party's candidate histogram h_p (zeros for a
 //      data-less helper) plus its own noise shares Z_p, packed (signed
-//      slots, crypto/packing.h) and encrypted under the threshold key.
+//      slots, crypto/paillier/packing.h) and encrypted under the threshold key.
 //   2. AcceptContributions: every party's contribution, relayed by the
 //      coordinator. The party checks there is exactly one from each compute
 //      party, of the plan's length, every ciphertext in Z*_{N^2}, and its own
@@ -44,28 +44,18 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "base/thread_pool.h"
-#include "crypto/packing.h"
-#include "crypto/paillier_ciphertext.h"
-#include "crypto/paillier_encryptor.h"
-#include "crypto/paillier_key_share.h"
-#include "crypto/secure_rng.h"
+#include "crypto/paillier/packing.h"
+#include "crypto/paillier/paillier_ciphertext.h"
+#include "crypto/paillier/paillier_encryptor.h"
+#include "crypto/paillier/paillier_key_share.h"
+#include "crypto/random/secure_rng.h"
 #include "lda/corpus.h"
 #include "lda/vocabulary.h"
-#include "party/encrypted_counts.h"
 #include "privacy/dp_candidate_union.h"
+#include "protocol/dp_vocabulary_messages.h"
+#include "protocol/encrypted_counts.h"
 
 namespace pplda::party {
-
-struct VocabularyContribution {
-  std::string run_id;
-  int party = 0;                           // 0-based compute party id
-  std::vector<crypto::Ciphertext> counts;  // packed h_p + Z_p
-};
-
-// The packing every participant uses: signed slots of the plan's bound
-// (documents < 2^31 plus |Z_p| <= B), summed over the plan's n parties.
-absl::StatusOr<crypto::PackingLayout> VocabularyPackingLayout(
-    const privacy::CandidateUnionPlan& plan, const crypto::PaillierPublicKey& key);
 
 class DpVocabularyParty {
  public:
@@ -80,21 +70,21 @@ class DpVocabularyParty {
 
   // Step 1. `documents` may be empty (a data-less helper); `noise_rng` is
   // the party's DP-noise source (libsodium in production).
-  absl::StatusOr<VocabularyContribution> Contribute(const lda::Corpus& documents,
-                                                    const lda::Vocabulary& candidates,
-                                                    crypto::SecureRng& noise_rng);
+  absl::StatusOr<protocol::VocabularyContribution> Contribute(const lda::Corpus& documents,
+                                                              const lda::Vocabulary& candidates,
+                                                              crypto::SecureRng& noise_rng);
   // Step 2. InvalidArgument naming the party whose contribution is missing,
   // repeated, of the wrong run or length, or not a ciphertext;
   // FailedPrecondition before Contribute or when the party's own
   // contribution is not the one it sent.
-  absl::StatusOr<CountsDigest> AcceptContributions(
-      absl::Span<const VocabularyContribution> contributions);
+  absl::StatusOr<protocol::CountsDigest> AcceptContributions(
+      absl::Span<const protocol::VocabularyContribution> contributions);
   // Step 3. FailedPrecondition before step 2, or naming the first party
   // whose digest differs from this party's (InvalidArgument for a wrong
   // count of digests).
-  absl::Status ConfirmDigests(absl::Span<const CountsDigest> digests);
+  absl::Status ConfirmDigests(absl::Span<const protocol::CountsDigest> digests);
   // Step 4. FailedPrecondition before step 3 or for another digest.
-  absl::StatusOr<crypto::PartialDecryptionBatch> Decrypt(const CountsDigest& requested,
+  absl::StatusOr<crypto::PartialDecryptionBatch> Decrypt(const protocol::CountsDigest& requested,
                                                          crypto::SecureRng& proof_rng) const;
 
   const std::vector<crypto::Ciphertext>& sum() const { return sum_; }
@@ -120,23 +110,10 @@ class DpVocabularyParty {
   ThreadPool* pool_;
   std::optional<std::vector<crypto::Ciphertext>> sent_;
   std::vector<crypto::Ciphertext> sum_;
-  std::optional<CountsDigest> digest_;
+  std::optional<protocol::CountsDigest> digest_;
   bool confirmed_ = false;
   std::string context_;  // run id, plan and candidates: bound into the digest
 };
-
-// E(sum_p h_p + Z_p): the slot-wise product of the contributions (one per
-// party, equal lengths, already checked as AcceptContributions does).
-std::vector<crypto::Ciphertext> SumContributions(
-    const crypto::PaillierPublicKey& key, absl::Span<const VocabularyContribution* const> by_party);
-
-// The noisy counts from the sum's partial decryptions: every batch's proofs
-// verified, at least the key's threshold of them (InvalidArgument naming
-// the party whose batch fails; FailedPrecondition when too few).
-absl::StatusOr<std::vector<int64_t>> DecodeNoisyCandidateCounts(
-    const crypto::ThresholdPublicKeyPtr& key, const crypto::PackingLayout& layout,
-    const std::vector<crypto::Ciphertext>& sum,
-    absl::Span<const crypto::PartialDecryptionBatch> batches, int32_t candidates, ThreadPool* pool);
 
 }  // namespace pplda::party
 

@@ -44,11 +44,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "crypto/mpc_config.h"
-#include "crypto/mpc_engine.h"
-#include "crypto/mpc_prg.h"
-#include "crypto/secure_rng.h"
-#include "crypto/transport.h"
+#include "crypto/mpc/mpc_config.h"
+#include "crypto/mpc/mpc_engine.h"
+#include "crypto/mpc/mpc_prg.h"
+#include "crypto/mpc/transport.h"
+#include "crypto/random/secure_rng.h"
 
 namespace pplda::party {
 

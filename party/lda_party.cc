@@ -8,11 +8,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
-#include "crypto/buffered_rng.h"
-#include "crypto/comparison.h"
-#include "crypto/paillier_serialization.h"
-#include "crypto/reciprocal.h"
-#include "crypto/secure_draw.h"
+#include "crypto/mpc/comparison.h"
+#include "crypto/mpc/reciprocal.h"
+#include "crypto/paillier/paillier_serialization.h"
+#include "crypto/random/buffered_rng.h"
+#include "protocol/secure_draw.h"
 
 namespace pplda::party {
 namespace {
@@ -51,17 +51,10 @@ Shares BroadcastTopics(const Shares& per_topic, size_t tokens) {
 
 }  // namespace
 
-PartyPhaseTimes& PartyPhaseTimes::operator+=(const PartyPhaseTimes& o) {
-  selection += o.selection;
-  exchange += o.exchange;
-  conversion += o.conversion;
-  weights += o.weights;
-  draw += o.draw;
-  update += o.update;
-  return *this;
-}
-
-LdaParty::LdaParty(int party, std::string run_id, const SecureLdaPlan& plan,
+// Longer than a screen: the local counts, selection tables and encryption
+// state are laid out together from the plan, in the order they depend on
+// each other.
+LdaParty::LdaParty(int party, std::string run_id, const protocol::SecureLdaPlan& plan,
                    const crypto::PaillierKeyShare& key_share,
                    const crypto::PaillierEncryptor& encryptor, crypto::SecureRng& proof_rng,
                    ThreadPool* pool)
@@ -76,7 +69,7 @@ LdaParty::LdaParty(int party, std::string run_id, const SecureLdaPlan& plan,
       pool_(pool) {}
 
 absl::StatusOr<std::unique_ptr<LdaParty>> LdaParty::Create(
-    int party, std::string run_id, const SecureLdaPlan& plan,
+    int party, std::string run_id, const protocol::SecureLdaPlan& plan,
     std::vector<std::vector<lda::TermId>> documents, std::vector<std::vector<int>> topics,
     const crypto::PaillierKeyShare& key_share, const crypto::PaillierEncryptor& encryptor,
     crypto::SecureRng& proof_rng, ThreadPool* pool, crypto::SecureRng* dp_noise_rng) {
@@ -139,9 +132,9 @@ absl::StatusOr<std::unique_ptr<LdaParty>> LdaParty::Create(
   return p;
 }
 
-absl::StatusOr<CountUpdate> LdaParty::EncryptCounts(const std::vector<int64_t>& term_topic,
-                                                    const std::vector<int64_t>& totals,
-                                                    int iteration) const {
+absl::StatusOr<protocol::CountUpdate> LdaParty::EncryptCounts(
+    const std::vector<int64_t>& term_topic, const std::vector<int64_t>& totals,
+    int iteration) const {
   const int K = plan_.num_topics();
   const size_t s = plan_.layout().slots();
   std::vector<int64_t> slots(plan_.MatrixCiphertexts() * s, 0);
@@ -154,7 +147,7 @@ absl::StatusOr<CountUpdate> LdaParty::EncryptCounts(const std::vector<int64_t>& 
   }
   ASSIGN_OR_RETURN(std::vector<mpz_class> packed, plan_.layout().Pack(slots));
   ASSIGN_OR_RETURN(std::vector<mpz_class> packed_totals, plan_.layout().Pack(totals));
-  CountUpdate update;
+  protocol::CountUpdate update;
   update.run_id = run_id_;
   update.iteration = iteration;
   update.party = party_;
@@ -163,16 +156,17 @@ absl::StatusOr<CountUpdate> LdaParty::EncryptCounts(const std::vector<int64_t>& 
   return update;
 }
 
-absl::Status LdaParty::AddNoise(CountUpdate& update) const {
+absl::Status LdaParty::AddNoise(protocol::CountUpdate& update) const {
   if (!plan_.NoisyIteration(update.iteration + 1)) return absl::OkStatus();
   // One read of the source per 4 KiB of noise (the sampler reads 8 bytes at
   // a time), served exactly, in order; what is left is dropped, so that each
   // release reads the source from where the caller put it
   // (iteration_randomness.h rekeys it per iteration).
   crypto::BufferedRng buffered(*noise_source_);
-  ASSIGN_OR_RETURN(NoiseShares noise, NoiseForRelease(*plan_.options().dp, plan_.num_terms(),
-                                                      plan_.num_topics(), buffered));
-  ASSIGN_OR_RETURN(CountUpdate encrypted,
+  ASSIGN_OR_RETURN(protocol::NoiseShares noise,
+                   protocol::NoiseForRelease(*plan_.options().dp, plan_.num_terms(),
+                                             plan_.num_topics(), buffered));
+  ASSIGN_OR_RETURN(protocol::CountUpdate encrypted,
                    EncryptCounts(noise.term_major, noise.totals, update.iteration));
   update.noise_matrix = std::move(encrypted.matrix);
   update.noise_totals = std::move(encrypted.totals);
@@ -182,13 +176,14 @@ absl::Status LdaParty::AddNoise(CountUpdate& update) const {
   return absl::OkStatus();
 }
 
-CountUpdate LdaParty::Sent(CountUpdate update) {
-  sent_digest_ = UpdateDigest(update, key_share_.public_key()->paillier().ciphertext_bytes());
+protocol::CountUpdate LdaParty::Sent(protocol::CountUpdate update) {
+  sent_digest_ =
+      protocol::UpdateDigest(update, key_share_.public_key()->paillier().ciphertext_bytes());
   sent_ = true;
   return update;
 }
 
-absl::StatusOr<CountUpdate> LdaParty::InitialCounts() {
+absl::StatusOr<protocol::CountUpdate> LdaParty::InitialCounts() {
   if (sent_ || counts_.folded() >= 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("party ", party_, ": the initial counts were already sent"));
@@ -200,12 +195,12 @@ absl::StatusOr<CountUpdate> LdaParty::InitialCounts() {
     ++term_topic[static_cast<size_t>(terms_[i]) * K + topics_[i]];
     ++totals[topics_[i]];
   }
-  ASSIGN_OR_RETURN(CountUpdate update, EncryptCounts(term_topic, totals, 0));
+  ASSIGN_OR_RETURN(protocol::CountUpdate update, EncryptCounts(term_topic, totals, 0));
   RETURN_IF_ERROR(AddNoise(update));
   return Sent(std::move(update));
 }
 
-absl::Status LdaParty::Restore(int iterations_done, const CountUpdate& sent,
+absl::Status LdaParty::Restore(int iterations_done, const protocol::CountUpdate& sent,
                                const pplda::v1::PartyRunState& state) {
   if (sent_ || counts_.folded() >= 0 || iterations_done_ != 0) {
     return absl::FailedPreconditionError(
@@ -230,15 +225,15 @@ absl::Status LdaParty::Restore(int iterations_done, const CountUpdate& sent,
   return absl::OkStatus();
 }
 
-absl::Status LdaParty::AcceptUpdates(const std::vector<CountUpdate>& updates) {
+absl::Status LdaParty::AcceptUpdates(const std::vector<protocol::CountUpdate>& updates) {
   if (!sent_) {
     return absl::FailedPreconditionError(absl::StrCat(
         "party ", party_, ": relayed updates, but this party has no update outstanding (it ran ",
         iterations_done_, " iterations and accepted their updates)"));
   }
   if (static_cast<size_t>(party_) < updates.size()) {
-    const CountsDigest mine =
-        UpdateDigest(updates[party_], key_share_.public_key()->paillier().ciphertext_bytes());
+    const protocol::CountsDigest mine = protocol::UpdateDigest(
+        updates[party_], key_share_.public_key()->paillier().ciphertext_bytes());
     if (mine != sent_digest_) {
       return absl::InvalidArgumentError(absl::StrCat(
           "party ", party_, ": the update relayed as this party's for iteration ",
@@ -252,7 +247,7 @@ absl::Status LdaParty::AcceptUpdates(const std::vector<CountUpdate>& updates) {
 }
 
 absl::Status LdaParty::CheckPeerDigest(const std::vector<uint8_t>& digest, int from) const {
-  const CountsDigest& mine = counts_.digest();
+  const protocol::CountsDigest& mine = counts_.digest();
   if (digest.size() != mine.size() || !std::equal(mine.begin(), mine.end(), digest.begin())) {
     return absl::FailedPreconditionError(absl::StrCat(
         "party ", party_, ": party ", from, " folded different updates up to iteration ",
@@ -267,7 +262,7 @@ absl::Status LdaParty::ConfirmCounts(crypto::MpcEngine& engine) {
         "party ", party_, ": the updates of iteration ", iterations_done_,
         " were not accepted yet"));
   }
-  const CountsDigest& mine = counts_.digest();
+  const protocol::CountsDigest& mine = counts_.digest();
   std::vector<std::vector<uint8_t>> payloads(plan_.num_parties());
   for (int j = 0; j < plan_.num_parties(); ++j) {
     if (j != party_) payloads[j].assign(mine.begin(), mine.end());
@@ -328,7 +323,7 @@ absl::StatusOr<std::vector<Ciphertext>> LdaParty::ExchangeSelections(
     crypto::MpcEngine& engine, const std::vector<Ciphertext>& mine) const {
   const crypto::ThresholdPublicKey& key = *key_share_.public_key();
   const std::string bytes = crypto::CiphertextBatchToProto(key, mine).SerializeAsString();
-  const CountsDigest& digest = counts_.digest();
+  const protocol::CountsDigest& digest = counts_.digest();
   std::vector<std::vector<uint8_t>> payloads(plan_.num_parties());
   for (int j = 0; j < plan_.num_parties(); ++j) {
     if (j == party_) continue;
@@ -363,6 +358,9 @@ absl::StatusOr<std::vector<Ciphertext>> LdaParty::ExchangeSelections(
   return all;
 }
 
+// One function, longer than a screen: its MPC rounds are one batched
+// schedule that every party must step through in the same order, read in
+// one place against docs/protocol.md.
 absl::StatusOr<Shares> LdaParty::Weights(crypto::MpcEngine& engine, const Shares& converted,
                                          std::vector<crypto::MaskBatch>& draw_masks) {
   const int K = plan_.num_topics();
@@ -439,9 +437,9 @@ absl::StatusOr<Shares> LdaParty::Weights(crypto::MpcEngine& engine, const Shares
                    crypto::ReciprocalMaskSpecs(engine.config(), dens.size(),
                                                plan_.reciprocal_bits(), plan_.reciprocal_scale()));
   const size_t reciprocal_batches = specs.size();
-  ASSIGN_OR_RETURN(const crypto::SecureDrawPlan draw_plan,
-                   crypto::PlanSecureDraw(engine.config(), plan_.draw()));
-  for (const crypto::MaskSpec& spec : crypto::SecureDrawMaskSpecs(
+  ASSIGN_OR_RETURN(const protocol::SecureDrawPlan draw_plan,
+                   protocol::PlanSecureDraw(engine.config(), plan_.draw()));
+  for (const crypto::MaskSpec& spec : protocol::SecureDrawMaskSpecs(
            engine.config(), draw_plan, static_cast<size_t>(plan_.total_tokens()))) {
     specs.push_back(spec);
   }
@@ -464,8 +462,8 @@ absl::StatusOr<Shares> LdaParty::Weights(crypto::MpcEngine& engine, const Shares
   return engine.Mul(xy, reciprocal);
 }
 
-absl::StatusOr<CountUpdate> LdaParty::ApplyDraw(const std::vector<std::optional<int>>& drawn,
-                                                int iteration) {
+absl::StatusOr<protocol::CountUpdate> LdaParty::ApplyDraw(
+    const std::vector<std::optional<int>>& drawn, int iteration) {
   const int K = plan_.num_topics();
   const size_t offset = static_cast<size_t>(plan_.token_offset(party_));
   std::vector<int64_t> term_topic(static_cast<size_t>(plan_.num_terms()) * K, 0);
@@ -488,19 +486,19 @@ absl::StatusOr<CountUpdate> LdaParty::ApplyDraw(const std::vector<std::optional<
     topics_[j] = *z;
   }
   if (terms_.empty()) {
-    CountUpdate empty;
+    protocol::CountUpdate empty;
     empty.run_id = run_id_;
     empty.iteration = iteration;
     empty.party = party_;
     RETURN_IF_ERROR(AddNoise(empty));
     return Sent(std::move(empty));
   }
-  ASSIGN_OR_RETURN(CountUpdate update, EncryptCounts(term_topic, totals, iteration));
+  ASSIGN_OR_RETURN(protocol::CountUpdate update, EncryptCounts(term_topic, totals, iteration));
   RETURN_IF_ERROR(AddNoise(update));
   return Sent(std::move(update));
 }
 
-absl::StatusOr<CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& engine) {
+absl::StatusOr<protocol::CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& engine) {
   const int iteration = iterations_done_ + 1;
   if (sent_ || counts_.folded() != iterations_done_) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -512,7 +510,7 @@ absl::StatusOr<CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& engine) {
                                                    engine.party_id(), " of ",
                                                    engine.num_parties()));
   }
-  PartyPhaseTimes t;
+  protocol::PartyPhaseTimes t;
   Clock::time_point start = Clock::now();
   ASSIGN_OR_RETURN(const std::vector<Ciphertext> mine, Select());
   t.selection = SecondsSince(start);
@@ -538,18 +536,19 @@ absl::StatusOr<CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& engine) {
     std::fill_n(token_owners.begin() + plan_.token_offset(p), plan_.tokens_of(p), p);
   }
   ASSIGN_OR_RETURN(std::vector<std::optional<int>> drawn,
-                   crypto::SecureDraw(engine, weights, token_owners, plan_.draw(), draw_masks));
+                   protocol::SecureDraw(engine, weights, token_owners, plan_.draw(), draw_masks));
   t.draw = SecondsSince(start);
 
   start = Clock::now();
-  ASSIGN_OR_RETURN(CountUpdate update, ApplyDraw(drawn, iteration));
+  ASSIGN_OR_RETURN(protocol::CountUpdate update, ApplyDraw(drawn, iteration));
   t.update = SecondsSince(start);
   times_ += t;
   iterations_done_ = iteration;
   return update;
 }
 
-absl::StatusOr<DecryptionShare> LdaParty::DecryptModel(const CountsDigest& requested) const {
+absl::StatusOr<protocol::DecryptionShare> LdaParty::DecryptModel(
+    const protocol::CountsDigest& requested) const {
   if (!confirmed_) {
     return absl::FailedPreconditionError(absl::StrCat(
         "party ", party_, ": asked to decrypt before the parties confirmed the final counts"));
@@ -557,10 +556,10 @@ absl::StatusOr<DecryptionShare> LdaParty::DecryptModel(const CountsDigest& reque
   if (requested != counts_.digest()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "party ", party_, ": refusing to decrypt: the coordinator asks for counts with digest ",
-        DigestHex(requested), ", but the agreed fold of run '", run_id_, "' after iteration ",
-        counts_.folded(), " is ", DigestHex(counts_.digest())));
+        protocol::DigestHex(requested), ", but the agreed fold of run '", run_id_,
+        "' after iteration ", counts_.folded(), " is ", protocol::DigestHex(counts_.digest())));
   }
-  DecryptionShare share;
+  protocol::DecryptionShare share;
   share.run_id = run_id_;
   share.iteration = counts_.folded() + 1;
   share.party = party_;

@@ -74,31 +74,20 @@
 
 #include "absl/status/statusor.h"
 #include "base/thread_pool.h"
-#include "crypto/mpc_engine.h"
-#include "crypto/paillier_encryptor.h"
-#include "crypto/paillier_evaluator.h"
-#include "crypto/paillier_key_share.h"
-#include "crypto/secure_rng.h"
-#include "crypto/share_conversion.h"
+#include "crypto/conversion/share_conversion.h"
+#include "crypto/mpc/mpc_engine.h"
+#include "crypto/paillier/paillier_encryptor.h"
+#include "crypto/paillier/paillier_evaluator.h"
+#include "crypto/paillier/paillier_key_share.h"
+#include "crypto/random/secure_rng.h"
 #include "lda/vocabulary.h"
-#include "party/encrypted_counts.h"
-#include "party/protocol_messages.h"
-#include "party/secure_lda_plan.h"
 #include "proto/run_state.pb.h"
+#include "protocol/encrypted_counts.h"
+#include "protocol/messages.h"
+#include "protocol/phase_times.h"
+#include "protocol/secure_lda_plan.h"
 
 namespace pplda::party {
-
-// Wall-clock seconds this party spent per phase (summed over iterations).
-struct PartyPhaseTimes {
-  double selection = 0;   // owner-side homomorphic selection and packing
-  double exchange = 0;    // sending / receiving selection ciphertexts
-  double conversion = 0;  // mask encryption, partial decryptions, combination
-  double weights = 0;     // input, normalisers, weight products (MPC rounds)
-  double draw = 0;        // secure draw
-  double update = 0;      // local count update and delta encryption
-  double Total() const { return selection + exchange + conversion + weights + draw + update; }
-  PartyPhaseTimes& operator+=(const PartyPhaseTimes& o);
-};
 
 class LdaParty {
  public:
@@ -110,43 +99,44 @@ class LdaParty {
   // libsodium in production; must outlive the party) is required when
   // plan.dp() and unused otherwise.
   static absl::StatusOr<std::unique_ptr<LdaParty>> Create(
-      int party, std::string run_id, const SecureLdaPlan& plan,
+      int party, std::string run_id, const protocol::SecureLdaPlan& plan,
       std::vector<std::vector<lda::TermId>> documents, std::vector<std::vector<int>> topics,
       const crypto::PaillierKeyShare& key_share, const crypto::PaillierEncryptor& encryptor,
       crypto::SecureRng& proof_rng, ThreadPool* pool, crypto::SecureRng* dp_noise_rng = nullptr);
 
   int party() const { return party_; }
-  const SecureLdaPlan& plan() const { return plan_; }
+  const protocol::SecureLdaPlan& plan() const { return plan_; }
   int64_t num_tokens() const { return static_cast<int64_t>(terms_.size()); }
 
   // The packed encrypted initial counts (iteration 0).
-  absl::StatusOr<CountUpdate> InitialCounts();
+  absl::StatusOr<protocol::CountUpdate> InitialCounts();
   // Instead of InitialCounts, on a party created with the topics `state`
   // saved: the state after `iterations_done` iterations (its fold of the
   // updates up to iterations_done - 1, from `state`), with `sent` (this
   // party's update of iterations_done, as saved) outstanding. The next call
   // is AcceptUpdates. InvalidArgument naming the field for a state that does
   // not fit the plan; FailedPrecondition on a party that has started.
-  absl::Status Restore(int iterations_done, const CountUpdate& sent,
+  absl::Status Restore(int iterations_done, const protocol::CountUpdate& sent,
                        const pplda::v1::PartyRunState& state);
   // Folds the coordinator's relay of every party's update of the last
   // iteration this party ran (0 after InitialCounts). InvalidArgument when
   // this party's own entry is not what it sent; EncryptedCounts::Fold's
   // errors otherwise. A refused relay changes nothing.
-  absl::Status AcceptUpdates(const std::vector<CountUpdate>& updates);
+  absl::Status AcceptUpdates(const std::vector<protocol::CountUpdate>& updates);
   // One iteration (steps above) on the accepted counts; returns this
   // party's delta update. FailedPrecondition when the updates of the
   // previous iteration were not accepted.
-  absl::StatusOr<CountUpdate> RunIteration(crypto::MpcEngine& engine);
+  absl::StatusOr<protocol::CountUpdate> RunIteration(crypto::MpcEngine& engine);
   // One round: every party checks the others folded the same updates.
   absl::Status ConfirmCounts(crypto::MpcEngine& engine);
   // Partial decryptions, with proofs, of this party's confirmed fold, when
   // `requested` (the coordinator's digest of what it will combine) is it.
-  absl::StatusOr<DecryptionShare> DecryptModel(const CountsDigest& requested) const;
+  absl::StatusOr<protocol::DecryptionShare> DecryptModel(
+      const protocol::CountsDigest& requested) const;
   // The digest of the accepted fold (EncryptedCounts::digest()).
-  const CountsDigest& counts_digest() const { return counts_.digest(); }
+  const protocol::CountsDigest& counts_digest() const { return counts_.digest(); }
   // This party's own fold of the relayed updates.
-  const EncryptedCounts& counts() const { return counts_; }
+  const protocol::EncryptedCounts& counts() const { return counts_; }
   int iterations_done() const { return iterations_done_; }
 
   // Topics of this party's tokens, per document.
@@ -154,10 +144,10 @@ class LdaParty {
   // theta_m(k) = (n_m(k) + alpha) / (N_m + K alpha) for this party's
   // documents (alpha the plan's effective alpha).
   std::vector<std::vector<double>> DocumentTopicMixtures() const;
-  const PartyPhaseTimes& times() const { return times_; }
+  const protocol::PartyPhaseTimes& times() const { return times_; }
 
  private:
-  LdaParty(int party, std::string run_id, const SecureLdaPlan& plan,
+  LdaParty(int party, std::string run_id, const protocol::SecureLdaPlan& plan,
            const crypto::PaillierKeyShare& key_share, const crypto::PaillierEncryptor& encryptor,
            crypto::SecureRng& proof_rng, ThreadPool* pool);
 
@@ -171,28 +161,28 @@ class LdaParty {
   // round for both) and returned in `draw_masks`.
   absl::StatusOr<crypto::Shares> Weights(crypto::MpcEngine& engine, const crypto::Shares& converted,
                                          std::vector<crypto::MaskBatch>& draw_masks);
-  absl::StatusOr<CountUpdate> ApplyDraw(const std::vector<std::optional<int>>& drawn,
-                                        int iteration);
+  absl::StatusOr<protocol::CountUpdate> ApplyDraw(const std::vector<std::optional<int>>& drawn,
+                                                  int iteration);
   // Packed encryption of a V x K table of per-term values (term-major) and
   // of K per-topic values.
-  absl::StatusOr<CountUpdate> EncryptCounts(const std::vector<int64_t>& term_topic,
-                                            const std::vector<int64_t>& totals,
-                                            int iteration) const;
+  absl::StatusOr<protocol::CountUpdate> EncryptCounts(const std::vector<int64_t>& term_topic,
+                                                      const std::vector<int64_t>& totals,
+                                                      int iteration) const;
   // DP: when update.iteration + 1 starts with a release, draws this party's
   // noise shares and adds them, encrypted, to `update`.
-  absl::Status AddNoise(CountUpdate& update) const;
+  absl::Status AddNoise(protocol::CountUpdate& update) const;
   // Records the digest of an update this party sends.
-  CountUpdate Sent(CountUpdate update);
+  protocol::CountUpdate Sent(protocol::CountUpdate update);
 
   int party_;
   std::string run_id_;
-  SecureLdaPlan plan_;
+  protocol::SecureLdaPlan plan_;
   const crypto::PaillierKeyShare& key_share_;
   const crypto::PaillierEncryptor& encryptor_;
   crypto::SecureRng& proof_rng_;
   crypto::PaillierEvaluator evaluator_;
-  EncryptedCounts counts_;
-  CountsDigest sent_digest_{};  // of the last update this party sent
+  protocol::EncryptedCounts counts_;
+  protocol::CountsDigest sent_digest_{};  // of the last update this party sent
   bool sent_ = false;           // an update was sent and not yet accepted back
   bool confirmed_ = false;      // ConfirmCounts succeeded on the current fold
   std::unique_ptr<crypto::CiphertextToShares> converter_;
@@ -205,7 +195,7 @@ class LdaParty {
   std::vector<int64_t> doc_lengths_;
   std::vector<int32_t> doc_topic_;  // D x K: n_m(k)
   int iterations_done_ = 0;
-  PartyPhaseTimes times_;
+  protocol::PartyPhaseTimes times_;
 };
 
 }  // namespace pplda::party

@@ -11,7 +11,7 @@
 #error "PPLDA_INSECURE_TEST_RANDOMNESS must be defined to 0 or 1 (party/CMakeLists.txt)"
 #endif
 #if PPLDA_INSECURE_TEST_RANDOMNESS
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #endif
 
 namespace pplda::party {

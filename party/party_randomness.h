@@ -3,7 +3,7 @@
 //
 // Each compute party draws from independent sources, one per use
 // (PartyRandomSource): its MPC engine (keyed once at the engine's creation,
-// crypto/mpc_engine.h), its Paillier encryptor, its decryption proofs, and
+// crypto/mpc/mpc_engine.h), its Paillier encryptor, its decryption proofs, and
 // its initial topics (the daemon's, when no initial_topics_seed is set),
 // and its DP noise shares (DP runs).
 // Both paths get them from a factory:
@@ -16,7 +16,8 @@
 // INSECURE, TESTS ONLY, and only in builds with the CMake option
 // PPLDA_INSECURE_TEST_RANDOMNESS (ON by default, OFF by default in Release
 // builds; top-level CMakeLists.txt), the one gate for it: party p's source s
-// of InsecureDeterministicRngFactory(seed) is a SeededRng (crypto/secure_rng_testing.h, a ChaCha20 stream) seeded with
+// of InsecureDeterministicRngFactory(seed) is a SeededRng (crypto/random/secure_rng_testing.h, a
+// ChaCha20 stream) seeded with
 // the first 8 bytes (big endian) of
 //   BLAKE2b-128("pplda/insecure-deterministic-rng/v1" || seed (8 bytes, big
 //               endian) || party (4 bytes, big endian) || source (4 bytes))
@@ -26,7 +27,7 @@
 // bytes in the same order and publish the same model (tests/e2e). Anyone
 // who knows the seed knows every mask and share: never with real data.
 // Without the option, party_randomness.cc compiles neither these streams nor
-// crypto/secure_rng_testing.h, InsecureTestRandomnessAllowed() is false and
+// crypto/random/secure_rng_testing.h, InsecureTestRandomnessAllowed() is false and
 // InsecureDeterministicRngFactory fails: the party daemon refuses the config
 // key (party_daemon_config.h) and `pplda simulate` the flag, at start.
 // Thread-safety: the functions are reentrant; see secure_rng.h for the
@@ -40,7 +41,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "crypto/secure_rng.h"
+#include "crypto/random/secure_rng.h"
 
 namespace pplda::party {
 

@@ -14,47 +14,19 @@
 #include "base/atomic_file.h"
 #include "base/path_component.h"
 #include "base/status_macros.h"
-#include "crypto/mpc_config.h"
-#include "crypto/paillier_serialization.h"
+#include "crypto/mpc/mpc_config.h"
+#include "crypto/paillier/paillier_serialization.h"
 #include "lda/gibbs_state.h"
-#include "party/protocol_wire.h"
-#include "party/secure_dp_noise.h"
-#include "party/two_holder_disclosure.h"
 #include "privacy/document_caps.h"
 #include "privacy/dp_vocabulary.h"
+#include "protocol/consortium_policy.h"
+#include "protocol/run_parameters.h"
+#include "protocol/secure_dp_noise.h"
+#include "protocol/two_holder_disclosure.h"
+#include "protocol/wire.h"
 
 namespace pplda::party {
 namespace {
-
-absl::Status CheckParameters(const pplda::v1::RunParameters& p) {
-  if (p.num_topics() < 1 || p.num_topics() > 65535) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("parameters.num_topics: ", p.num_topics(), " is outside [1, 65535]"));
-  }
-  if (!std::isfinite(p.alpha()) || p.alpha() <= 0 || p.alpha() > 1e6) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("parameters.alpha: ", p.alpha(), " is not in (0, 1e6]"));
-  }
-  if (!std::isfinite(p.beta()) || p.beta() <= 0 || p.beta() > 1e6) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("parameters.beta: ", p.beta(), " is not in (0, 1e6]"));
-  }
-  if (p.iterations() > 1000000) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("parameters.iterations: ", p.iterations(), " is above 1000000"));
-  }
-  if (absl::Status method = crypto::DrawMethodFromName(p.draw_method()).status(); !method.ok()) {
-    return absl::InvalidArgumentError("parameters.draw_method: " + std::string(method.message()));
-  }
-  return absl::OkStatus();
-}
-
-std::string Hex(const uint8_t* data, size_t size) {
-  std::string hex(2 * size + 1, '\0');
-  sodium_bin2hex(hex.data(), hex.size(), data, size);
-  hex.pop_back();
-  return hex;
-}
 
 std::vector<std::vector<int>> InitialTopics(const lda::Corpus& corpus, int num_topics,
                                             const std::optional<uint64_t>& seed, int index,
@@ -76,19 +48,6 @@ std::vector<std::vector<int>> InitialTopics(const lda::Corpus& corpus, int num_t
 
 }  // namespace
 
-std::string VocabularySha256(const lda::Vocabulary& vocabulary) {
-  crypto_hash_sha256_state state;
-  crypto_hash_sha256_init(&state);
-  for (const std::string& t : vocabulary.terms()) {
-    crypto_hash_sha256_update(&state, reinterpret_cast<const uint8_t*>(t.data()), t.size());
-    const uint8_t newline = '\n';
-    crypto_hash_sha256_update(&state, &newline, 1);
-  }
-  uint8_t out[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256_final(&state, out);
-  return Hex(out, sizeof(out));
-}
-
 PartySession::PartySession(std::string run_id, pplda::v1::RunParameters parameters,
                            const PartyResources& resources, crypto::PartyTransport& transport)
     : run_id_(std::move(run_id)),
@@ -101,7 +60,7 @@ absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
     const PartyResources& resources, crypto::PartyTransport& transport) {
   // The run id names this party's folder state_dir/runs/<run id>/.
   RETURN_IF_ERROR(CheckPathComponent(run_id, "header.run_id"));
-  RETURN_IF_ERROR(CheckParameters(parameters));
+  RETURN_IF_ERROR(protocol::CheckRunParameters(parameters));
   if (parameters.vocabulary_sha256() != resources.vocabulary_sha256) {
     return absl::FailedPreconditionError(absl::StrCat(
         "run ", run_id, ": the coordinator's vocabulary has SHA-256 ",
@@ -118,10 +77,10 @@ absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
   auto session = std::unique_ptr<PartySession>(
       new PartySession(run_id, parameters, resources, transport));
   ASSIGN_OR_RETURN(session->dp_vocabulary_,
-                   DpVocabularyFromParameters(parameters, resources.num_parties,
-                                              resources.corpus->vocabulary.size()));
+                   protocol::DpVocabularyFromParameters(parameters, resources.num_parties,
+                                                        resources.corpus->vocabulary.size()));
   if (const std::optional<privacy::DpCountOptions> dp =
-          TrainingDpOptions(parameters, session->dp_vocabulary_)) {
+          protocol::TrainingDpOptions(parameters, session->dp_vocabulary_)) {
     RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp, static_cast<int>(parameters.iterations())));
     // DP training caps every document (privacy/document_caps.h) before the
     // token count is reported; with a DP vocabulary, once the documents are
@@ -222,8 +181,9 @@ absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoContributeVocabulary(
                        rng(PartyRandomSource::kVocabularyEncryptor), resources_.pool));
   // The run's whole budget, the vocabulary's included, once the set-up
   // checks passed and before this party's documents enter any release.
-  if (tokens() > 0) RETURN_IF_ERROR(DebitPrivacyBudget(DpOptionsFromParameters(parameters_)));
-  ASSIGN_OR_RETURN(VocabularyContribution mine,
+  if (tokens() > 0)
+    RETURN_IF_ERROR(DebitPrivacyBudget(protocol::DpOptionsFromParameters(parameters_)));
+  ASSIGN_OR_RETURN(protocol::VocabularyContribution mine,
                    vocabulary_party_->Contribute(*resources_.corpus, resources_.corpus->vocabulary,
                                                  rng(PartyRandomSource::kVocabularyNoise)));
   pplda::v1::VocabularyReply reply;
@@ -236,11 +196,11 @@ absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoDecryptVocabulary(
     const pplda::v1::VocabularyDecrypt& request) {
   const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
   ASSIGN_OR_RETURN(crypto::PackingLayout layout,
-                   VocabularyPackingLayout(dp_vocabulary_->plan, key.paillier()));
+                   protocol::VocabularyPackingLayout(dp_vocabulary_->plan, key.paillier()));
   const size_t ciphertexts = layout.NumPlaintexts(dp_vocabulary_->plan.candidates);
-  std::vector<VocabularyContribution> contributions;
+  std::vector<protocol::VocabularyContribution> contributions;
   for (int p = 0; p < request.contributions_size(); ++p) {
-    VocabularyContribution c;
+    protocol::VocabularyContribution c;
     c.run_id = run_id_;
     c.party = p;
     absl::StatusOr<std::vector<crypto::Ciphertext>> counts =
@@ -252,17 +212,13 @@ absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoDecryptVocabulary(
     c.counts = *std::move(counts);
     contributions.push_back(std::move(c));
   }
-  ASSIGN_OR_RETURN(CountsDigest digest, vocabulary_party_->AcceptContributions(contributions));
+  ASSIGN_OR_RETURN(protocol::CountsDigest digest,
+                   vocabulary_party_->AcceptContributions(contributions));
   // The digests travel over the parties' own links, never the coordinator.
   RETURN_IF_ERROR(CreateEngine());
   const int n = resources_.num_parties;
-  std::vector<std::vector<uint8_t>> payloads(n);
-  for (int j = 0; j < n; ++j) {
-    if (j != resources_.party_index) payloads[j].assign(digest.begin(), digest.end());
-  }
-  ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> received,
-                   engine_->ExchangeWithAll(std::move(payloads)));
-  std::vector<CountsDigest> digests(n);
+  ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> received, ExchangeDigest(digest));
+  std::vector<protocol::CountsDigest> digests(n);
   for (int j = 0; j < n; ++j) {
     if (j == resources_.party_index) {
       digests[j] = digest;
@@ -289,14 +245,14 @@ std::string PartySession::UseSelectedVocabulary(std::vector<lda::TermId> selecte
   // The documents over the selected terms, then DP training's caps.
   const lda::Corpus restricted = privacy::RestrictToTerms(*resources_.corpus, selected, nullptr);
   const std::optional<privacy::DpCountOptions> training =
-      TrainingDpOptions(parameters_, dp_vocabulary_);
+      protocol::TrainingDpOptions(parameters_, dp_vocabulary_);
   capped_corpus_ =
       std::make_unique<lda::Corpus>(privacy::CapDocuments(restricted, training->caps, nullptr));
   resources_.corpus = capped_corpus_.get();
   selected_terms_ = std::move(selected);
   // From here the run's vocabulary is the selected one (the plan digest
   // Prepare confirms binds it).
-  const std::string sha = VocabularySha256(resources_.corpus->vocabulary);
+  const std::string sha = protocol::VocabularySha256(resources_.corpus->vocabulary);
   parameters_.set_vocabulary_sha256(sha);
   return sha;
 }
@@ -309,7 +265,8 @@ absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoSelectVocabulary(
     return absl::InvalidArgumentError(absl::StrCat("partials: ", request.partials_size(),
                                                    " batches, the key needs ", key->threshold()));
   }
-  ASSIGN_OR_RETURN(crypto::PackingLayout layout, VocabularyPackingLayout(plan, key->paillier()));
+  ASSIGN_OR_RETURN(crypto::PackingLayout layout,
+                   protocol::VocabularyPackingLayout(plan, key->paillier()));
   std::vector<crypto::PartialDecryptionBatch> batches;
   for (int i = 0; i < request.partials_size(); ++i) {
     absl::StatusOr<crypto::PartialDecryptionBatch> batch = crypto::PartialDecryptionBatchFromProto(
@@ -322,8 +279,8 @@ absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoSelectVocabulary(
   }
   // Every proof verified against the sum this party computed and confirmed.
   ASSIGN_OR_RETURN(std::vector<int64_t> noisy,
-                   DecodeNoisyCandidateCounts(key, layout, vocabulary_party_->sum(), batches,
-                                              plan.candidates, resources_.pool));
+                   protocol::DecodeNoisyCandidateCounts(key, layout, vocabulary_party_->sum(),
+                                                        batches, plan.candidates, resources_.pool));
   ASSIGN_OR_RETURN(std::vector<lda::TermId> selected, privacy::SelectCandidates(plan, noisy));
   if (selected.empty()) {
     return absl::FailedPreconditionError(absl::StrFormat(
@@ -343,7 +300,8 @@ absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoSelectVocabulary(
 absl::Status PartySession::CreateEngine() {
   if (engine_ != nullptr) return absl::OkStatus();
   const int n = resources_.num_parties;
-  ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(n, (n - 1) / 2));
+  ASSIGN_OR_RETURN(crypto::MpcConfig config,
+                   crypto::MpcConfig::Create(n, protocol::MpcThreshold(n)));
   ASSIGN_OR_RETURN(
       engine_, crypto::MpcEngine::Create(config, transport_, rng(PartyRandomSource::kMpcEngine)));
   return absl::OkStatus();
@@ -363,27 +321,18 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::Prepare(
   return Guard(DoPrepare(request));
 }
 
-absl::StatusOr<SecureLdaPlan> PartySession::BuildPlan(const std::vector<int64_t>& tokens) {
-  const int n = resources_.num_parties;
-  const std::optional<privacy::DpCountOptions> dp = TrainingDpOptions(parameters_, dp_vocabulary_);
-  SecureLdaOptions options;
-  options.num_topics = static_cast<int>(parameters_.num_topics());
-  options.alpha = parameters_.alpha();
-  options.beta = parameters_.beta();
-  ASSIGN_OR_RETURN(options.draw_method, crypto::DrawMethodFromName(parameters_.draw_method()));
-  options.verify_conversion = parameters_.verify_conversion();
-  if (dp.has_value()) {
-    // The same derivation as the coordinator's (and every other party's).
-    ASSIGN_OR_RETURN(SecureDpSetup setup,
-                     SetUpSecureDp(*dp, static_cast<int>(parameters_.iterations()), n, (n - 1) / 2,
-                                   resources_.corpus->vocabulary.size(), options.num_topics));
-    options.dp = std::move(setup.noise);
-  }
-  ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(n, (n - 1) / 2));
-  mpc_config_ = config;
+absl::StatusOr<protocol::SecureLdaPlan> PartySession::BuildPlan(
+    const std::vector<int64_t>& tokens) {
+  // The coordinator and every other party derive the same plan.
+  ASSIGN_OR_RETURN(
+      protocol::RunPlanInputs inputs,
+      protocol::RunPlanInputsFromParameters(parameters_, dp_vocabulary_, resources_.num_parties));
   const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
-  return SecureLdaPlan::Create(options, resources_.corpus->vocabulary.size(), tokens,
-                               key.paillier(), config);
+  ASSIGN_OR_RETURN(protocol::RunPlan plan,
+                   protocol::DeriveRunPlan(inputs, resources_.corpus->vocabulary.size(), tokens,
+                                           key.paillier()));
+  mpc_config_ = plan.mpc;
+  return std::move(plan.lda);
 }
 
 absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
@@ -401,18 +350,19 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
         "tokens_per_party[", resources_.party_index, "] = ", tokens[resources_.party_index],
         ", but this party holds ", this->tokens(), " tokens"));
   }
-  const std::optional<privacy::DpCountOptions> dp = TrainingDpOptions(parameters_, dp_vocabulary_);
+  const std::optional<privacy::DpCountOptions> dp =
+      protocol::TrainingDpOptions(parameters_, dp_vocabulary_);
   if (this->tokens() > 0) {
-    RETURN_IF_ERROR(CheckTwoHolderDisclosure(
-        DataHolders(tokens), dp.has_value(), resources_.accept_two_holder_disclosure,
+    RETURN_IF_ERROR(protocol::CheckTwoHolderDisclosure(
+        protocol::DataHolders(tokens), dp.has_value(), resources_.accept_two_holder_disclosure,
         "accept_two_holder_disclosure = true in this party's party.toml"));
     // With a DP vocabulary the run's budget was debited at its contribution.
     if (!dp_vocabulary_.has_value()) {
-      RETURN_IF_ERROR(DebitPrivacyBudget(DpOptionsFromParameters(parameters_)));
+      RETURN_IF_ERROR(DebitPrivacyBudget(protocol::DpOptionsFromParameters(parameters_)));
     }
   }
-  ASSIGN_OR_RETURN(SecureLdaPlan plan, BuildPlan(tokens));
-  plan_ = std::make_unique<SecureLdaPlan>(std::move(plan));
+  ASSIGN_OR_RETURN(protocol::SecureLdaPlan plan, BuildPlan(tokens));
+  plan_ = std::make_unique<protocol::SecureLdaPlan>(std::move(plan));
   const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
   RETURN_IF_ERROR(CreateEngine());
   RETURN_IF_ERROR(ConfirmPlan(tokens));
@@ -429,9 +379,9 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
       CreateParty(InitialTopics(*resources_.corpus, plan_->num_topics(),
                                 dp.has_value() ? std::nullopt : resources_.initial_topics_seed,
                                 resources_.party_index, rng(PartyRandomSource::kInitialTopics))));
-  ASSIGN_OR_RETURN(CountUpdate initial, party_->InitialCounts());
+  ASSIGN_OR_RETURN(protocol::CountUpdate initial, party_->InitialCounts());
   pplda::v1::PrepareReply reply;
-  *reply.mutable_initial_counts() = CountUpdateToProto(key, initial);
+  *reply.mutable_initial_counts() = protocol::CountUpdateToProto(key, initial);
   RETURN_IF_ERROR(SaveRunState(0, reply.initial_counts()));
   return reply;
 }
@@ -463,17 +413,21 @@ absl::Status PartySession::DebitPrivacyBudget(const std::optional<privacy::DpCou
   return ledger.Debit(run_id_, dp->epsilon, dp->delta, *resources_.privacy_budget);
 }
 
-absl::Status PartySession::ConfirmPlan(const std::vector<int64_t>& tokens_per_party) {
-  tokens_per_party_ = tokens_per_party;
-  plan_digest_ = ComputePlanDigest(run_id_, parameters_, tokens_per_party);
-  const PlanDigest& digest = plan_digest_;
-  const int n = resources_.num_parties;
-  std::vector<std::vector<uint8_t>> payloads(n);
-  for (int j = 0; j < n; ++j) {
+absl::StatusOr<std::vector<std::vector<uint8_t>>> PartySession::ExchangeDigest(
+    const std::array<uint8_t, 32>& digest) {
+  std::vector<std::vector<uint8_t>> payloads(resources_.num_parties);
+  for (int j = 0; j < resources_.num_parties; ++j) {
     if (j != resources_.party_index) payloads[j].assign(digest.begin(), digest.end());
   }
-  ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> received,
-                   engine_->ExchangeWithAll(std::move(payloads)));
+  return engine_->ExchangeWithAll(std::move(payloads));
+}
+
+absl::Status PartySession::ConfirmPlan(const std::vector<int64_t>& tokens_per_party) {
+  tokens_per_party_ = tokens_per_party;
+  plan_digest_ = protocol::ComputePlanDigest(run_id_, parameters_, tokens_per_party);
+  const protocol::PlanDigest& digest = plan_digest_;
+  const int n = resources_.num_parties;
+  ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> received, ExchangeDigest(digest));
   for (int j = 0; j < n; ++j) {
     if (j == resources_.party_index) continue;
     if (received[j] != std::vector<uint8_t>(digest.begin(), digest.end())) {
@@ -486,16 +440,32 @@ absl::Status PartySession::ConfirmPlan(const std::vector<int64_t>& tokens_per_pa
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<CountsDigest>> PartySession::RelayedDigests(
+absl::StatusOr<std::vector<protocol::CountUpdate>> PartySession::DecodeRelayed(
     const google::protobuf::RepeatedPtrField<pplda::v1::CountUpdateMessage>& updates) const {
-  const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
-  ASSIGN_OR_RETURN(std::vector<CountUpdate> decoded,
-                   CountUpdatesFromProto(updates, run_id_, key, *plan_));
-  std::vector<CountsDigest> digests;
-  for (const CountUpdate& u : decoded) {
-    digests.push_back(UpdateDigest(u, key.paillier().ciphertext_bytes()));
-  }
+  return protocol::CountUpdatesFromProto(updates, run_id_, *resources_.key_share->public_key(),
+                                         *plan_);
+}
+
+std::vector<protocol::CountsDigest> PartySession::DigestsOf(
+    const std::vector<protocol::CountUpdate>& updates) const {
+  const size_t width = resources_.key_share->public_key()->paillier().ciphertext_bytes();
+  std::vector<protocol::CountsDigest> digests;
+  for (const protocol::CountUpdate& u : updates)
+    digests.push_back(protocol::UpdateDigest(u, width));
   return digests;
+}
+
+absl::StatusOr<std::vector<protocol::CountsDigest>> PartySession::RelayedDigests(
+    const google::protobuf::RepeatedPtrField<pplda::v1::CountUpdateMessage>& updates) const {
+  ASSIGN_OR_RETURN(std::vector<protocol::CountUpdate> decoded, DecodeRelayed(updates));
+  return DigestsOf(decoded);
+}
+
+absl::StatusOr<std::vector<protocol::CountsDigest>> PartySession::AcceptRelayed(
+    const google::protobuf::RepeatedPtrField<pplda::v1::CountUpdateMessage>& updates) {
+  ASSIGN_OR_RETURN(std::vector<protocol::CountUpdate> decoded, DecodeRelayed(updates));
+  RETURN_IF_ERROR(party_->AcceptUpdates(decoded));
+  return DigestsOf(decoded);
 }
 
 absl::StatusOr<pplda::v1::IterateReply> PartySession::Iterate(
@@ -507,7 +477,8 @@ absl::StatusOr<pplda::v1::IterateReply> PartySession::Iterate(
   if (last_iterate_reply_.has_value() &&
       request.header().iteration() == party_->iterations_done()) {
     // A repeated call: the same reply for the same relayed updates.
-    ASSIGN_OR_RETURN(std::vector<CountsDigest> previous, RelayedDigests(request.previous()));
+    ASSIGN_OR_RETURN(std::vector<protocol::CountsDigest> previous,
+                     RelayedDigests(request.previous()));
     if (previous != last_iterate_previous_) {
       return absl::FailedPreconditionError(
           absl::StrCat("run ", run_id_, ": iteration ", request.header().iteration(),
@@ -531,29 +502,22 @@ absl::StatusOr<pplda::v1::IterateReply> PartySession::Iterate(
 absl::StatusOr<pplda::v1::IterateReply> PartySession::DoIterate(
     const pplda::v1::IterateRequest& request) {
   const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
-  ASSIGN_OR_RETURN(std::vector<CountUpdate> previous,
-                   CountUpdatesFromProto(request.previous(), run_id_, key, *plan_));
-  RETURN_IF_ERROR(party_->AcceptUpdates(previous));
-  std::vector<CountsDigest> previous_digests;
-  for (const CountUpdate& u : previous) {
-    previous_digests.push_back(UpdateDigest(u, key.paillier().ciphertext_bytes()));
-  }
+  ASSIGN_OR_RETURN(std::vector<protocol::CountsDigest> previous_digests,
+                   AcceptRelayed(request.previous()));
   const int iteration = party_->iterations_done() + 1;
   ASSIGN_OR_RETURN(engine_, iteration_randomness_->Begin(iteration, *mpc_config_, transport_));
-  const PartyPhaseTimes before = party_->times();
+  const protocol::PartyPhaseTimes before = party_->times();
   const uint64_t rounds_before = engine_->rounds();
-  ASSIGN_OR_RETURN(CountUpdate update, party_->RunIteration(*engine_));
+  ASSIGN_OR_RETURN(protocol::CountUpdate update, party_->RunIteration(*engine_));
   if (engine_->rounds() - RoundsBeforeIteration(iteration) >= RoundsBeforeIteration(1)) {
     return absl::InternalError(absl::StrCat("iteration ", iteration, " took ",
                                             engine_->rounds() - RoundsBeforeIteration(iteration),
                                             " rounds, more than its numbering leaves room for"));
   }
-  PartyPhaseTimes phases = party_->times();
-  phases += PartyPhaseTimes{-before.selection, -before.exchange, -before.conversion,
-                            -before.weights,   -before.draw,     -before.update};
+  const protocol::PartyPhaseTimes phases = party_->times().Since(before);
   pplda::v1::IterateReply reply;
-  *reply.mutable_update() = CountUpdateToProto(key, update);
-  *reply.mutable_phases() = PhasesToProto(phases);
+  *reply.mutable_update() = protocol::CountUpdateToProto(key, update);
+  *reply.mutable_phases() = protocol::PhasesToProto(phases);
   reply.set_mpc_rounds(engine_->rounds() - rounds_before);
   RETURN_IF_ERROR(SaveRunState(party_->iterations_done(), reply.update()));
   last_iterate_previous_ = std::move(previous_digests);
@@ -561,224 +525,12 @@ absl::StatusOr<pplda::v1::IterateReply> PartySession::DoIterate(
   return reply;
 }
 
-absl::Status PartySession::SaveRunState(int iteration, const pplda::v1::CountUpdateMessage& sent) {
-  const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
-  pplda::v1::PartyRunState state;
-  pplda::v1::RunStateHeader& header = *state.mutable_header();
-  header.set_run_id(run_id_);
-  header.set_participant(resources_.participant);
-  header.set_iteration(iteration);
-  header.set_plan_digest(std::string(plan_digest_.begin(), plan_digest_.end()));
-  state.set_party_index(static_cast<uint32_t>(resources_.party_index));
-  *state.mutable_parameters() = parameters_;
-  for (int64_t t : tokens_per_party_) state.add_tokens_per_party(static_cast<uint64_t>(t));
-  for (const std::vector<int>& document : party_->Assignments()) {
-    for (int k : document) state.add_topics(static_cast<uint32_t>(k));
-  }
-  *state.mutable_sent() = sent;
-  const EncryptedCounts& counts = party_->counts();
-  state.set_folded(counts.folded());
-  state.set_counts_digest(std::string(counts.digest().begin(), counts.digest().end()));
-  *state.mutable_matrix() = crypto::CiphertextBatchToProto(key, counts.matrix());
-  *state.mutable_totals() = crypto::CiphertextBatchToProto(key, counts.totals());
-  *state.mutable_noisy_matrix() = crypto::CiphertextBatchToProto(key, counts.noisy_matrix());
-  *state.mutable_noisy_totals() = crypto::CiphertextBatchToProto(key, counts.noisy_totals());
-  state.set_release_iteration(counts.release_iteration());
-  state.set_iteration_key(iteration_randomness_->key_bytes());
-  if (iteration_randomness_->shared_keys().has_value()) {
-    state.set_shared_keys(SharedKeysToBytes(*iteration_randomness_->shared_keys()));
-  }
-  for (lda::TermId t : selected_terms_) state.add_selected_terms(static_cast<uint32_t>(t));
-  const std::filesystem::path path = RunStatePath(resources_.state_dir, run_id_);
-  std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec) {
-    return absl::PermissionDeniedError(
-        absl::StrCat("cannot create ", path.parent_path().string(), ": ", ec.message()));
-  }
-  // The boundary before becomes the previous one (a rename: a crash right
-  // after it leaves that one, which Resume reads); an iteration run again
-  // after a restart replaces the latest and keeps the previous.
-  if (current_file_iteration_ >= 0 && current_file_iteration_ < iteration &&
-      std::filesystem::exists(path, ec)) {
-    const std::filesystem::path previous = PreviousRunStatePath(resources_.state_dir, run_id_);
-    std::filesystem::rename(path, previous, ec);
-    if (ec) {
-      return absl::PermissionDeniedError(absl::StrCat("cannot rename ", path.string(), " to ",
-                                                      previous.string(), ": ", ec.message()));
-    }
-  }
-  const absl::Status written = WriteRunState(path, state);
-  sodium_memzero(state.mutable_iteration_key()->data(), state.iteration_key().size());
-  sodium_memzero(state.mutable_shared_keys()->data(), state.shared_keys().size());
-  if (written.ok()) current_file_iteration_ = iteration;
-  return written;
-}
-
-std::filesystem::path PublishedMarkerPath(const std::filesystem::path& state_dir,
-                                          const std::string& run_id) {
-  return state_dir / "runs" / run_id / "published";
-}
-
-absl::Status PartySession::MarkPublished() const {
-  RETURN_IF_ERROR(WriteFileAtomically(PublishedMarkerPath(resources_.state_dir, run_id_),
-                                      run_id_ + "\n", FileMode::kPrivate));
-  std::error_code ec;
-  const std::filesystem::path previous = PreviousRunStatePath(resources_.state_dir, run_id_);
-  std::filesystem::remove(previous, ec);
-  if (ec) {
-    return absl::PermissionDeniedError(
-        absl::StrCat("cannot remove ", previous.string(), ": ", ec.message()));
-  }
-  return absl::OkStatus();
-}
-
-absl::Status PartySession::RemoveRunState(const std::filesystem::path& state_dir,
-                                          const std::string& run_id) {
-  for (const std::filesystem::path& path :
-       {RunStatePath(state_dir, run_id), PreviousRunStatePath(state_dir, run_id)}) {
-    std::error_code ec;
-    std::filesystem::remove(path, ec);
-    if (ec) {
-      return absl::PermissionDeniedError(
-          absl::StrCat("cannot remove ", path.string(), ": ", ec.message()));
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::Status PartySession::CheckResumable(const std::filesystem::path& state_dir,
-                                          const std::string& run_id,
-                                          const pplda::v1::RunParameters& parameters,
-                                          int iteration) {
-  std::error_code ec;
-  if (std::filesystem::exists(PublishedMarkerPath(state_dir, run_id), ec) &&
-      iteration != static_cast<int>(parameters.iterations())) {
-    // Only the publication runs again (the same agreed fold decrypted):
-    // never an iteration after the model is out.
-    return absl::FailedPreconditionError(
-        absl::StrCat("run ", run_id,
-                     " was published at this party: only its publication can be resumed "
-                     "(after ",
-                     parameters.iterations(), " iterations), not after ", iteration));
-  }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Resume(
-    const std::string& run_id, const pplda::v1::RunParameters& parameters,
-    const PartyResources& resources, crypto::PartyTransport& transport, int iteration) {
-  RETURN_IF_ERROR(CheckResumable(resources.state_dir, run_id, parameters, iteration));
-  ASSIGN_OR_RETURN(std::unique_ptr<PartySession> session,
-                   Create(run_id, parameters, resources, transport));
-  ASSIGN_OR_RETURN(pplda::v1::PartyRunState state, session->ReadStateAt(iteration));
-  const absl::Status restored = session->RestoreFrom(state);
-  sodium_memzero(state.mutable_iteration_key()->data(), state.iteration_key().size());
-  sodium_memzero(state.mutable_shared_keys()->data(), state.shared_keys().size());
-  RETURN_IF_ERROR(restored);
-  return session;
-}
-
-absl::StatusOr<pplda::v1::PartyRunState> PartySession::ReadStateAt(int iteration) {
-  std::string found;
-  // A damaged file's own code (DataLoss, FailedPrecondition) wins over
-  // NotFound: the operator has a file to look at.
-  absl::StatusCode code = absl::StatusCode::kNotFound;
-  for (const std::filesystem::path& path : {RunStatePath(resources_.state_dir, run_id_),
-                                            PreviousRunStatePath(resources_.state_dir, run_id_)}) {
-    absl::StatusOr<pplda::v1::PartyRunState> state =
-        ReadPartyRunState(path, run_id_, resources_.participant);
-    if (state.ok() && path == RunStatePath(resources_.state_dir, run_id_)) {
-      current_file_iteration_ = state->header().iteration();
-    }
-    if (state.ok() && state->header().iteration() == iteration) return state;
-    if (!state.ok() && state.status().code() != absl::StatusCode::kNotFound &&
-        code == absl::StatusCode::kNotFound) {
-      code = state.status().code();
-    }
-    absl::StrAppend(&found, found.empty() ? "" : "; ",
-                    state.ok()
-                        ? absl::StrCat(path.string(), ": iteration ", state->header().iteration())
-                        : std::string(state.status().message()));
-  }
-  return absl::Status(code, absl::StrCat("run ", run_id_, ": this party has no saved state after ",
-                                         iteration, " iterations (", found, ")"));
-}
-
-absl::Status PartySession::RestoreFrom(const pplda::v1::PartyRunState& state) {
-  const int n = resources_.num_parties;
-  if (dp_vocabulary_.has_value()) {
-    // The run's documents over the terms the DP vocabulary selected.
-    std::vector<lda::TermId> selected(state.selected_terms().begin(), state.selected_terms().end());
-    const auto candidates = static_cast<lda::TermId>(resources_.corpus->vocabulary.size());
-    for (size_t i = 0; i < selected.size(); ++i) {
-      if (selected[i] < 0 || selected[i] >= candidates ||
-          (i > 0 && selected[i] <= selected[i - 1])) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "run ", run_id_, ": the saved state's selected terms are not increasing ids below ",
-            candidates));
-      }
-    }
-    if (selected.empty()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("run ", run_id_, ": the saved state has no selected vocabulary"));
-    }
-    UseSelectedVocabulary(std::move(selected));
-    vocabulary_steps_ = 3;
-  }
-  if (state.party_index() != static_cast<uint32_t>(resources_.party_index) ||
-      state.tokens_per_party_size() != n) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "run ", run_id_, ": the saved state is compute party ", state.party_index(), "'s of ",
-        state.tokens_per_party_size(), ", this is party ", resources_.party_index, " of ", n));
-  }
-  std::vector<int64_t> tokens(state.tokens_per_party().begin(), state.tokens_per_party().end());
-  if (tokens[resources_.party_index] != this->tokens()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("run ", run_id_, ": the saved state has ", tokens[resources_.party_index],
-                     " tokens of this party, its documents now have ", this->tokens()));
-  }
-  const PlanDigest digest = ComputePlanDigest(run_id_, parameters_, tokens);
-  if (state.header().plan_digest() != std::string(digest.begin(), digest.end())) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "run ", run_id_, ": the coordinator's parameters are not the run's saved plan"));
-  }
-  tokens_per_party_ = tokens;
-  plan_digest_ = digest;
-  ASSIGN_OR_RETURN(SecureLdaPlan plan, BuildPlan(tokens));
-  plan_ = std::make_unique<SecureLdaPlan>(std::move(plan));
-  const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
-  ASSIGN_OR_RETURN(iteration_randomness_, IterationRandomness::FromKey(state.iteration_key()));
-  if (mpc_config_->pseudo_random_sharing()) {
-    ASSIGN_OR_RETURN(crypto::MpcEngine::SharedKeys shared,
-                     SharedKeysFromBytes(state.shared_keys()));
-    iteration_randomness_->set_shared_keys(std::move(shared));
-  }
-  if (state.topics_size() != this->tokens()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("run ", run_id_, ": the saved state has ", state.topics_size(),
-                     " topics, this party's documents ", this->tokens(), " tokens"));
-  }
-  std::vector<std::vector<int>> topics;
-  int64_t next = 0;
-  for (const lda::Document& d : resources_.corpus->documents) {
-    const auto length = static_cast<int64_t>(d.tokens.size());
-    topics.emplace_back(state.topics().begin() + next, state.topics().begin() + next + length);
-    next += length;
-  }
-  RETURN_IF_ERROR(CreateParty(std::move(topics)));
-  ASSIGN_OR_RETURN(CountUpdate sent, CountUpdateFromProto(state.sent(), run_id_, key, *plan_));
-  RETURN_IF_ERROR(party_->Restore(state.header().iteration(), sent, state));
-  resumed_update_ = state.sent();
-  return absl::OkStatus();
-}
-
 absl::StatusOr<pplda::v1::PublishReply> PartySession::Publish(
     const pplda::v1::PublishRequest& request) {
   if (published_ && !failed_ && publish_reply_.has_value()) {
     // A repeated call: the same reply (the same partial decryptions) for the
     // same request; nothing is decrypted again.
-    ASSIGN_OR_RETURN(std::vector<CountsDigest> last, RelayedDigests(request.last()));
+    ASSIGN_OR_RETURN(std::vector<protocol::CountsDigest> last, RelayedDigests(request.last()));
     if (last != publish_last_ || request.counts_digest() != publish_counts_digest_ ||
         request.decrypt() != publish_decrypt_) {
       return absl::FailedPreconditionError(
@@ -803,31 +555,27 @@ absl::StatusOr<pplda::v1::PublishReply> PartySession::Publish(
 absl::StatusOr<pplda::v1::PublishReply> PartySession::DoPublish(
     const pplda::v1::PublishRequest& request) {
   const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
-  ASSIGN_OR_RETURN(std::vector<CountUpdate> last,
-                   CountUpdatesFromProto(request.last(), run_id_, key, *plan_));
-  RETURN_IF_ERROR(party_->AcceptUpdates(last));
+  ASSIGN_OR_RETURN(std::vector<protocol::CountsDigest> last_digests, AcceptRelayed(request.last()));
   const int publication = party_->iterations_done() + 1;
   ASSIGN_OR_RETURN(engine_, iteration_randomness_->Begin(publication, *mpc_config_, transport_));
   RETURN_IF_ERROR(party_->ConfirmCounts(*engine_));
   pplda::v1::PublishReply reply;
   if (request.decrypt()) {
-    CountsDigest requested{};
+    protocol::CountsDigest requested{};
     if (request.counts_digest().size() != requested.size()) {
       return absl::InvalidArgumentError(absl::StrCat("counts_digest: ",
                                                      request.counts_digest().size(),
                                                      " bytes, expected 32"));
     }
     std::copy(request.counts_digest().begin(), request.counts_digest().end(), requested.begin());
-    ASSIGN_OR_RETURN(DecryptionShare share, party_->DecryptModel(requested));
+    ASSIGN_OR_RETURN(protocol::DecryptionShare share, party_->DecryptModel(requested));
     *reply.mutable_partials() = crypto::PartialDecryptionBatchToProto(key, share.partials);
   }
   ASSIGN_OR_RETURN(std::string path, WriteMixtures());
   reply.set_mixtures_path(path);
   RETURN_IF_ERROR(MarkPublished());
   published_ = true;
-  for (const CountUpdate& u : last) {
-    publish_last_.push_back(UpdateDigest(u, key.paillier().ciphertext_bytes()));
-  }
+  publish_last_ = std::move(last_digests);
   publish_counts_digest_ = request.counts_digest();
   publish_decrypt_ = request.decrypt();
   publish_reply_ = reply;

@@ -42,6 +42,7 @@
 #ifndef PPLDA_PARTY_PARTY_SESSION_H_
 #define PPLDA_PARTY_PARTY_SESSION_H_
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -52,21 +53,22 @@
 
 #include "absl/status/statusor.h"
 #include "base/thread_pool.h"
-#include "crypto/mpc_engine.h"
-#include "crypto/paillier_encryptor.h"
-#include "crypto/paillier_key_share.h"
-#include "crypto/secure_rng.h"
-#include "crypto/transport.h"
+#include "crypto/mpc/mpc_engine.h"
+#include "crypto/mpc/transport.h"
+#include "crypto/paillier/paillier_encryptor.h"
+#include "crypto/paillier/paillier_key_share.h"
+#include "crypto/random/secure_rng.h"
 #include "lda/corpus.h"
 #include "party/dp_vocabulary_party.h"
 #include "party/iteration_randomness.h"
 #include "party/lda_party.h"
 #include "party/party_randomness.h"
 #include "party/privacy_ledger.h"
-#include "party/run_dp_budget.h"
-#include "party/run_state_file.h"
 #include "privacy/dp_count_training.h"
 #include "proto/party_control_service.pb.h"
+#include "protocol/run_dp_budget.h"
+#include "protocol/run_state_file.h"
+#include "protocol/vocabulary_digest.h"
 
 namespace pplda::party {
 
@@ -85,7 +87,7 @@ struct PartyResources {
   // INSECURE, tests only: the seed when rng_factory gives the deterministic
   // sources (reported to the coordinator at Join).
   std::optional<uint64_t> insecure_deterministic_rng_seed;
-  // party.toml accept_two_holder_disclosure (party/two_holder_disclosure.h):
+  // party.toml accept_two_holder_disclosure (protocol/two_holder_disclosure.h):
   // without it a data-holding party refuses, at Prepare, a run with exactly
   // two data holders and no DP.
   bool accept_two_holder_disclosure = false;
@@ -147,7 +149,7 @@ class PartySession {
   // Hex of this party's fold digest (agreed with its peers once confirmed);
   // empty before Prepare.
   std::string counts_digest_hex() const {
-    return party_ == nullptr ? std::string() : DigestHex(party_->counts_digest());
+    return party_ == nullptr ? std::string() : protocol::DigestHex(party_->counts_digest());
   }
 
   absl::StatusOr<pplda::v1::VocabularyReply> Vocabulary(
@@ -175,7 +177,7 @@ class PartySession {
       const pplda::v1::VocabularySelect& request);
   absl::Status CreateEngine();
   // The plan for `tokens` (sets mpc_config_), as every participant builds it.
-  absl::StatusOr<SecureLdaPlan> BuildPlan(const std::vector<int64_t>& tokens);
+  absl::StatusOr<protocol::SecureLdaPlan> BuildPlan(const std::vector<int64_t>& tokens);
   // The state after `iteration` iterations from the latest or previous
   // file (noting the latest file's iteration).
   absl::StatusOr<pplda::v1::PartyRunState> ReadStateAt(int iteration);
@@ -189,12 +191,22 @@ class PartySession {
   // same agreed fold, nothing else.
   absl::Status MarkPublished() const;
   absl::Status RestoreFrom(const pplda::v1::PartyRunState& state);
+  // RestoreFrom's parts: the DP vocabulary's selected terms, and the saved
+  // topics by document (FailedPrecondition when they do not fit).
+  absl::Status RestoreSelectedVocabulary(const pplda::v1::PartyRunState& state);
+  absl::StatusOr<std::vector<std::vector<int>>> SavedTopics(
+      const pplda::v1::PartyRunState& state) const;
   // The run's documents and vocabulary from the DP vocabulary's selected
   // terms (then capped); returns the run vocabulary's SHA-256.
   std::string UseSelectedVocabulary(std::vector<lda::TermId> selected);
   absl::StatusOr<pplda::v1::PrepareReply> DoPrepare(const pplda::v1::PrepareRequest& request);
   absl::StatusOr<pplda::v1::IterateReply> DoIterate(const pplda::v1::IterateRequest& request);
   absl::StatusOr<pplda::v1::PublishReply> DoPublish(const pplda::v1::PublishRequest& request);
+  // Sends `digest` to every other compute party over the parties' own
+  // links (one MPC round, never through the coordinator); returns what each
+  // sent (empty at this party's index).
+  absl::StatusOr<std::vector<std::vector<uint8_t>>> ExchangeDigest(
+      const std::array<uint8_t, 32>& digest);
   absl::Status ConfirmPlan(const std::vector<int64_t>& tokens_per_party);
   // With a privacy budget: refuses a run without DP, else debits the run's
   // (epsilon, delta) from the ledger in state_dir or refuses it.
@@ -211,7 +223,7 @@ class PartySession {
   // Indexed by PartyRandomSource.
   std::vector<std::unique_ptr<crypto::SecureRng>> rngs_;
   crypto::SecureRng& rng(PartyRandomSource source) { return *rngs_[static_cast<int>(source)]; }
-  std::unique_ptr<SecureLdaPlan> plan_;
+  std::unique_ptr<protocol::SecureLdaPlan> plan_;
   // The engine of Join to Prepare, then one per iteration and publication
   // (iteration_randomness_->EngineFor).
   std::unique_ptr<crypto::MpcEngine> engine_;
@@ -222,14 +234,14 @@ class PartySession {
   std::unique_ptr<crypto::PaillierEncryptor> encryptor_;
   std::unique_ptr<LdaParty> party_;
   std::vector<int64_t> tokens_per_party_;  // from Prepare
-  PlanDigest plan_digest_{};               // from Prepare
+  protocol::PlanDigest plan_digest_{};     // from Prepare
   // DP runs: the party's documents capped by the run's caps (resources_.corpus
   // then points here: the token count reported at Join is the capped one).
   std::unique_ptr<lda::Corpus> capped_corpus_;
   // DP vocabulary runs: the plan and its accountant (from Join), this
   // party's side of the selection, and whether it is done (Prepare waits
   // for it; the selected vocabulary's corpus is then capped_corpus_).
-  std::optional<RunDpVocabulary> dp_vocabulary_;
+  std::optional<protocol::RunDpVocabulary> dp_vocabulary_;
   std::unique_ptr<DpVocabularyParty> vocabulary_party_;
   int vocabulary_steps_ = 0;  // of contribute, decrypt, select, done in order
   std::vector<lda::TermId> selected_terms_;  // by the DP vocabulary (run state)
@@ -237,20 +249,25 @@ class PartySession {
   bool failed_ = false;
   // The last completed step's reply and the digests of the updates it was
   // given, to answer a repeated call identically (see above).
-  std::vector<CountsDigest> last_iterate_previous_;
+  std::vector<protocol::CountsDigest> last_iterate_previous_;
   std::optional<pplda::v1::IterateReply> last_iterate_reply_;
-  std::vector<CountsDigest> publish_last_;
+  std::vector<protocol::CountsDigest> publish_last_;
   std::string publish_counts_digest_;
   bool publish_decrypt_ = false;
   std::optional<pplda::v1::PublishReply> publish_reply_;
   // Digests of relayed updates (UpdateDigest), after the usual checks.
-  absl::StatusOr<std::vector<CountsDigest>> RelayedDigests(
+  absl::StatusOr<std::vector<protocol::CountsDigest>> RelayedDigests(
       const google::protobuf::RepeatedPtrField<pplda::v1::CountUpdateMessage>& updates) const;
+  // The relayed updates decoded (the usual checks), and their digests.
+  absl::StatusOr<std::vector<protocol::CountUpdate>> DecodeRelayed(
+      const google::protobuf::RepeatedPtrField<pplda::v1::CountUpdateMessage>& updates) const;
+  std::vector<protocol::CountsDigest> DigestsOf(
+      const std::vector<protocol::CountUpdate>& updates) const;
+  // Decodes the relayed updates, folds them into the party's counts
+  // (LdaParty::AcceptUpdates checks its own entry), returns their digests.
+  absl::StatusOr<std::vector<protocol::CountsDigest>> AcceptRelayed(
+      const google::protobuf::RepeatedPtrField<pplda::v1::CountUpdateMessage>& updates);
 };
-
-// SHA-256 (lowercase hex) of a vocabulary's terms, one per line with '\n':
-// the hash of the vocabulary file WriteVocabularyFile writes.
-std::string VocabularySha256(const lda::Vocabulary& vocabulary);
 
 }  // namespace pplda::party
 

@@ -27,7 +27,7 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
-#include "crypto/secure_rng.h"
+#include "crypto/random/secure_rng.h"
 
 namespace pplda::privacy {
 

@@ -1,8 +1,8 @@
-// Distributed discrete Gaussian noise (issue 18, "In the secure protocol";
-// docs/privacy.md, "Secure DP training"): each of n compute parties adds its
-// own integer noise share to every cell of a release, so that nobody sees
-// the un-noised counts, and the guarantee holds against any coalition of up
-// to t parties that know their own shares.
+// Distributed discrete Gaussian noise (docs/privacy.md, "Secure DP
+// training"): each of n compute parties adds its own integer noise share to
+// every cell of a release, so that nobody sees the un-noised counts, and
+// the guarantee holds against any coalition of up to t parties that know
+// their own shares.
 //
 // The analysis used (Kairouz, Liu & Steinke, "The Distributed Discrete
 // Gaussian Mechanism for Federated Learning with Secure Aggregation", ICML
@@ -25,7 +25,7 @@
 // actually added has variance n s^2 >= sigma^2.
 //
 // Truncation. Every share is clamped to [-B, B] so that packed encrypted
-// slots cannot overflow (party/secure_lda_plan.h). N_Z(0, s^2) is
+// slots cannot overflow (protocol/secure_lda_plan.h). N_Z(0, s^2) is
 // s-subgaussian (CKS20 Cor. 9): P[|X| > B] <= 2 exp(-B^2 / (2 s^2)). With
 // S = n d R shares drawn over the run, the clamped mechanism equals the
 // ideal one except on an event of probability at most
@@ -54,7 +54,7 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
-#include "crypto/secure_rng.h"
+#include "crypto/random/secure_rng.h"
 #include "nlohmann/json.hpp"
 #include "privacy/discrete_gaussian.h"
 #include "privacy/zcdp_calibration.h"

@@ -1,5 +1,5 @@
 // DP set union over a public candidate list: the vocabulary release of a
-// secure run (issue 18, "DP vocabulary across parties"; docs/privacy.md,
+// secure run (docs/privacy.md,
 // "Secure DP vocabulary"). The consortium agrees on a public list of U
 // candidate terms (for example the vocabulary of a public corpus, made with
 // `pplda prepare`); each data holder counts, for every candidate, how many of
@@ -48,7 +48,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "crypto/secure_rng.h"
+#include "crypto/random/secure_rng.h"
 #include "lda/corpus.h"
 #include "lda/vocabulary.h"
 #include "nlohmann/json.hpp"

@@ -1,4 +1,4 @@
-// DP training for the whole run (DESIGN section 6, issue 18): the batched
+// DP training for the whole run (DESIGN section 6): the batched
 // collapsed Gibbs sampler (lda/batched_gibbs_sampler.h) drawing against
 // noisy global topic-term counts, with the noise of every release debited
 // from the run's PrivacyAccountant. Plaintext, one party.
@@ -110,7 +110,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "crypto/secure_rng.h"
+#include "crypto/random/secure_rng.h"
 #include "lda/corpus.h"
 #include "lda/gibbs_state.h"
 #include "lda/lda_model.h"

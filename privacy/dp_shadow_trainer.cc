@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "base/status_macros.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 
 namespace pplda::privacy {
 namespace {

@@ -3,9 +3,9 @@
 // privacy/dp_training.h, so every shadow and target model goes through the
 // same DP vocabulary selection, document caps, DP training (noisy counts at
 // every noisy iteration, privacy/dp_count_training.h, with the same budget
-// and accountant) and final-count noise the real run would publish (the
-// issue's "the same pipeline and parameters as the real run, including DP
-// and DP vocabulary"). With DP training the inner trainer is not used: the
+// and accountant) and final-count noise the real run would publish: the
+// same pipeline and parameters as the real run, DP and DP vocabulary
+// included. With DP training the inner trainer is not used: the
 // model is trained by TrainWithNoisyCounts from the GibbsTrainingOptions'
 // topics, priors and iterations (the batched sampler, as `pplda train
 // --dp-epsilon` uses). The returned model's vocabulary is the DP-selected

@@ -39,7 +39,7 @@
 #include <optional>
 
 #include "absl/status/statusor.h"
-#include "crypto/secure_rng.h"
+#include "crypto/random/secure_rng.h"
 #include "lda/corpus.h"
 #include "lda/lda_model.h"
 #include "nlohmann/json.hpp"

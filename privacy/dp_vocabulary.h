@@ -59,7 +59,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "crypto/secure_rng.h"
+#include "crypto/random/secure_rng.h"
 #include "lda/corpus.h"
 #include "privacy/privacy_accountant.h"
 

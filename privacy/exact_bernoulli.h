@@ -24,7 +24,7 @@
 
 #include <cstdint>
 
-#include "crypto/secure_rng.h"
+#include "crypto/random/secure_rng.h"
 
 namespace pplda::privacy {
 

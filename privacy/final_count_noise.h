@@ -8,7 +8,7 @@
 // chain (one document can move other documents' assignments), so their
 // sensitivity to one document is not bounded, and no (epsilon, delta)
 // follows from any sigma. Nothing that uses this file may print or store an
-// epsilon or delta for the noised counts. (Until issue 18's first step this
+// epsilon or delta for the noised counts. (An earlier version of this
 // noise was calibrated from an epsilon and published as "(epsilon,
 // delta)-DP"; that claim was false and is gone. DP training that holds for
 // the whole run adds noise at every noisy iteration and draws against it:
@@ -30,7 +30,7 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
-#include "crypto/secure_rng.h"
+#include "crypto/random/secure_rng.h"
 #include "lda/lda_model.h"
 #include "nlohmann/json.hpp"
 

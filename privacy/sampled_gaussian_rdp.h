@@ -83,7 +83,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "crypto/secure_rng.h"
+#include "crypto/random/secure_rng.h"
 
 namespace pplda::privacy {
 

@@ -8,16 +8,18 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
-#include "crypto/distributed_threshold_key.h"
-#include "crypto/mpc_config.h"
-#include "crypto/mpc_engine.h"
-#include "crypto/simulated_network.h"
+#include "crypto/keygen/distributed_threshold_key.h"
+#include "crypto/mpc/mpc_config.h"
+#include "crypto/mpc/mpc_engine.h"
+#include "crypto/mpc/simulated_network.h"
+#include "protocol/consortium_policy.h"
 
 namespace pplda::simulation {
 
 absl::StatusOr<crypto::DealtKey> GenerateDealerFreeKeyInProcess(
     int modulus_bits, int parties, const party::ConsortiumRngFactory& rng_factory) {
-  ASSIGN_OR_RETURN(crypto::MpcConfig config, crypto::MpcConfig::Create(parties, (parties - 1) / 2));
+  ASSIGN_OR_RETURN(crypto::MpcConfig config,
+                   crypto::MpcConfig::Create(parties, protocol::MpcThreshold(parties)));
   ASSIGN_OR_RETURN(std::unique_ptr<crypto::SimulatedNetwork> network,
                    crypto::SimulatedNetwork::Create(parties));
   std::vector<std::unique_ptr<crypto::SecureRng>> rngs;

@@ -1,5 +1,5 @@
 // GenerateDealerFreeKeyInProcess: the dealer-free threshold Paillier key
-// (crypto/distributed_threshold_key.h: shared modulus, then the threshold
+// (crypto/keygen/distributed_threshold_key.h: shared modulus, then the threshold
 // decryption key) with every compute party in this process over the
 // simulated network: the protocol of `pplda keys generate`, for `pplda
 // simulate --dealer-free-key` and tests. No party ever holds p, q or
@@ -14,7 +14,7 @@
 #define PPLDA_SIMULATION_DEALER_FREE_KEY_H_
 
 #include "absl/status/statusor.h"
-#include "crypto/paillier_dealer.h"
+#include "crypto/paillier/paillier_dealer.h"
 #include "party/party_randomness.h"
 
 namespace pplda::simulation {

@@ -9,9 +9,8 @@ namespace pplda::simulation {
 
 absl::StatusOr<std::unique_ptr<InProcessPartyGroup>> InProcessPartyGroup::Create(
     std::vector<InProcessPartyInput> inputs, const std::string& run_id,
-    const party::SecureLdaPlan& plan, const crypto::MpcConfig& config,
-    const crypto::DealtKey& key, const party::ConsortiumRngFactory& rng_factory,
-    ThreadPool* pool) {
+    const protocol::SecureLdaPlan& plan, const crypto::MpcConfig& config,
+    const crypto::DealtKey& key, const party::ConsortiumRngFactory& rng_factory, ThreadPool* pool) {
   const int n = plan.num_parties();
   if (static_cast<int>(inputs.size()) != n || static_cast<int>(key.shares.size()) != n) {
     return absl::InvalidArgumentError(absl::StrCat("in-process group: ", inputs.size(),
@@ -71,8 +70,8 @@ absl::Status InProcessPartyGroup::BeginIteration(int p, int iteration) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<party::CountUpdate>> InProcessPartyGroup::InitialCounts() {
-  std::vector<party::CountUpdate> updates(parties_.size());
+absl::StatusOr<std::vector<protocol::CountUpdate>> InProcessPartyGroup::InitialCounts() {
+  std::vector<protocol::CountUpdate> updates(parties_.size());
   for (size_t p = 0; p < parties_.size(); ++p) {
     ASSIGN_OR_RETURN(updates[p], parties_[p]->InitialCounts());
   }
@@ -80,26 +79,24 @@ absl::StatusOr<std::vector<party::CountUpdate>> InProcessPartyGroup::InitialCoun
 }
 
 absl::StatusOr<coordinator::IterationOutput> InProcessPartyGroup::Iterate(
-    int iteration, const std::vector<party::CountUpdate>& previous) {
+    int iteration, const std::vector<protocol::CountUpdate>& previous) {
   coordinator::IterationOutput out;
   out.updates.resize(parties_.size());
-  const party::PartyPhaseTimes before = parties_[0]->times();
+  const protocol::PartyPhaseTimes before = parties_[0]->times();
   RETURN_IF_ERROR(network_->RunParties([&](int p) -> absl::Status {
     RETURN_IF_ERROR(parties_[p]->AcceptUpdates(previous));
     RETURN_IF_ERROR(BeginIteration(p, iteration));
     ASSIGN_OR_RETURN(out.updates[p], parties_[p]->RunIteration(*engines_[p]));
     return absl::OkStatus();
   }));
-  out.phases = parties_[0]->times();
-  out.phases += party::PartyPhaseTimes{-before.selection, -before.exchange, -before.conversion,
-                                       -before.weights,   -before.draw,     -before.update};
+  out.phases = parties_[0]->times().Since(before);
   return out;
 }
 
-absl::StatusOr<std::vector<party::DecryptionShare>> InProcessPartyGroup::Publish(
-    const std::vector<party::CountUpdate>& last, const party::CountsDigest& digest,
+absl::StatusOr<std::vector<protocol::DecryptionShare>> InProcessPartyGroup::Publish(
+    const std::vector<protocol::CountUpdate>& last, const protocol::CountsDigest& digest,
     int decryptors) {
-  std::vector<party::DecryptionShare> shares(decryptors);
+  std::vector<protocol::DecryptionShare> shares(decryptors);
   RETURN_IF_ERROR(network_->RunParties([&](int p) -> absl::Status {
     RETURN_IF_ERROR(parties_[p]->AcceptUpdates(last));
     RETURN_IF_ERROR(BeginIteration(p, parties_[p]->iterations_done() + 1));

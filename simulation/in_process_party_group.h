@@ -22,16 +22,16 @@
 #include "absl/status/statusor.h"
 #include "base/thread_pool.h"
 #include "coordinator/party_group.h"
-#include "crypto/mpc_config.h"
-#include "crypto/mpc_engine.h"
-#include "crypto/paillier_dealer.h"
-#include "crypto/paillier_encryptor.h"
-#include "crypto/secure_rng.h"
-#include "crypto/simulated_network.h"
+#include "crypto/mpc/mpc_config.h"
+#include "crypto/mpc/mpc_engine.h"
+#include "crypto/mpc/simulated_network.h"
+#include "crypto/paillier/paillier_dealer.h"
+#include "crypto/paillier/paillier_encryptor.h"
+#include "crypto/random/secure_rng.h"
 #include "party/iteration_randomness.h"
 #include "party/lda_party.h"
 #include "party/party_randomness.h"
-#include "party/secure_lda_plan.h"
+#include "protocol/secure_lda_plan.h"
 
 namespace pplda::simulation {
 
@@ -46,16 +46,16 @@ class InProcessPartyGroup : public coordinator::PartyGroup {
   // (may be null) and `key` must outlive the group.
   static absl::StatusOr<std::unique_ptr<InProcessPartyGroup>> Create(
       std::vector<InProcessPartyInput> inputs, const std::string& run_id,
-      const party::SecureLdaPlan& plan, const crypto::MpcConfig& config,
-      const crypto::DealtKey& key,
-      const party::ConsortiumRngFactory& rng_factory, ThreadPool* pool);
+      const protocol::SecureLdaPlan& plan, const crypto::MpcConfig& config,
+      const crypto::DealtKey& key, const party::ConsortiumRngFactory& rng_factory,
+      ThreadPool* pool);
 
   int num_parties() const override { return static_cast<int>(parties_.size()); }
-  absl::StatusOr<std::vector<party::CountUpdate>> InitialCounts() override;
+  absl::StatusOr<std::vector<protocol::CountUpdate>> InitialCounts() override;
   absl::StatusOr<coordinator::IterationOutput> Iterate(
-      int iteration, const std::vector<party::CountUpdate>& previous) override;
-  absl::StatusOr<std::vector<party::DecryptionShare>> Publish(
-      const std::vector<party::CountUpdate>& last, const party::CountsDigest& digest,
+      int iteration, const std::vector<protocol::CountUpdate>& previous) override;
+  absl::StatusOr<std::vector<protocol::DecryptionShare>> Publish(
+      const std::vector<protocol::CountUpdate>& last, const protocol::CountsDigest& digest,
       int decryptors) override;
 
   party::LdaParty& party(int p) { return *parties_[p]; }

@@ -5,12 +5,13 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "base/thread_pool.h"
-#include "coordinator/consortium_policy.h"
 #include "coordinator/lda_coordinator.h"
-#include "crypto/mpc_config.h"
+#include "crypto/mpc/mpc_config.h"
 #include "lda/corpus.h"
 #include "lda/gibbs_state.h"
 #include "privacy/document_caps.h"
+#include "protocol/consortium_policy.h"
+#include "protocol/run_parameters.h"
 #include "simulation/in_process_party_group.h"
 
 namespace pplda::simulation {
@@ -31,15 +32,29 @@ std::vector<std::vector<int>> InitialTopics(const ConsortiumParty& p, int num_to
                                        seed * 1000003ULL + static_cast<uint64_t>(index));
 }
 
-}  // namespace
+// Secure DP training takes documents already within the caps (the parties
+// cap their own; a document over them would break the sensitivity).
+absl::Status CheckWithinDpCaps(const std::vector<ConsortiumParty>& parties,
+                               const privacy::DocumentCaps& caps) {
+  for (const ConsortiumParty& party : parties) {
+    for (size_t m = 0; m < party.documents.size(); ++m) {
+      lda::Document doc{"", party.documents[m]};
+      if (privacy::CapDocument(doc, caps).tokens.size() != doc.tokens.size()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "party ", party.name, ", document ", m, " exceeds the DP caps (--dp-max-tokens ",
+            caps.max_tokens, ", --dp-max-term-count ", caps.max_per_term,
+            "): cap the documents first"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
 
-absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
-    std::vector<ConsortiumParty> parties, const lda::Vocabulary& vocabulary,
-    const crypto::DealtKey& key,
-    const party::ConsortiumRngFactory& rng_factory, const LocalConsortiumOptions& options) {
-  const int holders = static_cast<int>(parties.size());
-  ASSIGN_OR_RETURN(const int n, coordinator::ComputeParties(holders));
-  if (n > holders) parties.push_back(ConsortiumParty{"helper", {}, {}});
+// The key dealt to the n compute parties (a helper included), a run
+// length, and with DP valid options and documents within the caps.
+absl::Status CheckInputs(const std::vector<ConsortiumParty>& parties, int holders,
+                         const crypto::DealtKey& key, const LocalConsortiumOptions& options) {
+  const int n = static_cast<int>(parties.size());
   if (key.public_key == nullptr || key.public_key->num_parties() != n ||
       static_cast<int>(key.shares.size()) != n) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -50,68 +65,86 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
     return absl::InvalidArgumentError(absl::StrCat("iterations must be >= 0, got ",
                                                    options.iterations));
   }
-  const int t = coordinator::MpcThreshold(n);
-  ASSIGN_OR_RETURN(crypto::MpcConfig config,
-                   crypto::MpcConfig::Create(n, t, crypto::MpcConfig::kDefaultSigma,
-                                             options.shared_randomness));
-  LocalConsortiumResult result;
-  party::SecureLdaOptions lda_options = options.lda;
-  if (options.dp.has_value()) {
-    privacy::DpCountOptions dp = *options.dp;
-    dp.noise_parties = n;
-    dp.noise_coalition = t;
-    RETURN_IF_ERROR(privacy::ValidateDpCountOptions(dp, options.iterations));
-    for (int p = 0; p < n; ++p) {
-      for (size_t m = 0; m < parties[p].documents.size(); ++m) {
-        lda::Document doc{"", parties[p].documents[m]};
-        if (privacy::CapDocument(doc, dp.caps).tokens.size() != doc.tokens.size()) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "party ", parties[p].name, ", document ", m,
-              " exceeds the DP caps (--dp-max-tokens ", dp.caps.max_tokens,
-              ", --dp-max-term-count ", dp.caps.max_per_term, "): cap the documents first"));
-        }
-      }
-    }
-    ASSIGN_OR_RETURN(party::SecureDpSetup setup,
-                     party::SetUpSecureDp(dp, options.iterations, n, t, vocabulary.size(),
-                                          options.lda.num_topics));
-    lda_options.dp = std::move(setup.noise);
-    result.dp_training = std::move(setup.description);
-    result.accountant = std::move(setup.accountant);
+  if (!options.dp.has_value()) return absl::OkStatus();
+  privacy::DpCountOptions dp = *options.dp;
+  dp.noise_parties = n;
+  dp.noise_coalition = protocol::MpcThreshold(n);
+  RETURN_IF_ERROR(privacy::ValidateDpCountOptions(dp, options.iterations));
+  return CheckWithinDpCaps(parties, dp.caps);
+}
+
+// Party p's initial topics. With DP they must be unpredictable too (the
+// twin's argument treats every draw as the mechanism's secret randomness,
+// and a public seed indexed by position would tie other documents' topics
+// to the target's presence): one uniform topic per token from the party's
+// kInitialTopics source, not recorded, the derivation of a party daemon
+// without initial_topics_seed (party/party_session.cc), so both publish the
+// same model for the same deterministic test sources. Without DP: the
+// caller's topics, or the seeded ones.
+absl::StatusOr<std::vector<std::vector<int>>> StartTopics(
+    const ConsortiumParty& party, int p, int num_topics, const LocalConsortiumOptions& options,
+    const party::ConsortiumRngFactory& rng_factory) {
+  if (!options.dp.has_value() || !party.initial_topics.empty()) {
+    return InitialTopics(party, num_topics, options.seed, p);
   }
+  std::unique_ptr<crypto::SecureRng> rng = rng_factory(p, party::PartyRandomSource::kInitialTopics);
+  if (rng == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat("no random source for party ", p));
+  }
+  std::vector<std::vector<int>> topics;
+  for (const std::vector<lda::TermId>& d : party.documents) {
+    std::vector<int> z(d.size());
+    for (int& k : z) k = static_cast<int>(rng->UniformUint64(static_cast<uint64_t>(num_topics)));
+    topics.push_back(std::move(z));
+  }
+  return topics;
+}
+
+// What the simulated network and the plan say of the run, beside the
+// driver's statistics.
+void AddNetworkStats(const crypto::NetworkStats& net, const protocol::SecureLdaPlan& plan,
+                     int decryptors, int iterations, ConsortiumStats* stats) {
+  stats->rounds = net.rounds;
+  for (const crypto::PartyTraffic& traffic : net.parties) {
+    stats->bytes_sent.push_back(traffic.bytes_sent);
+  }
+  stats->partial_decryptions_per_iteration = plan.PartialDecryptionsPerIteration(decryptors);
+  stats->partial_decryptions = plan.PartialDecryptionsPerIteration(decryptors) * iterations +
+                               plan.PartialDecryptionsForPublication(decryptors);
+}
+
+}  // namespace
+
+absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
+    std::vector<ConsortiumParty> parties, const lda::Vocabulary& vocabulary,
+    const crypto::DealtKey& key, const party::ConsortiumRngFactory& rng_factory,
+    const LocalConsortiumOptions& options) {
+  const int holders = static_cast<int>(parties.size());
+  ASSIGN_OR_RETURN(const int n, protocol::ComputeParties(holders));
+  if (n > holders) parties.push_back(ConsortiumParty{"helper", {}, {}});
+  RETURN_IF_ERROR(CheckInputs(parties, holders, key, options));
+  LocalConsortiumResult result;
   std::vector<int64_t> tokens;
   std::vector<InProcessPartyInput> inputs;
   for (int p = 0; p < n; ++p) {
     tokens.push_back(CountTokens(parties[p]));
     result.party_names.push_back(parties[p].name);
   }
-  ASSIGN_OR_RETURN(party::SecureLdaPlan plan,
-                   party::SecureLdaPlan::Create(lda_options, vocabulary.size(), tokens,
-                                                key.public_key->paillier(), config));
+  // The plan as the coordinator daemon and every party session derive it.
+  const protocol::RunPlanInputs plan_inputs{options.lda, options.dp, options.iterations, n,
+                                            options.shared_randomness};
+  ASSIGN_OR_RETURN(
+      protocol::RunPlan run_plan,
+      protocol::DeriveRunPlan(plan_inputs, vocabulary.size(), tokens, key.public_key->paillier()));
+  const protocol::SecureLdaPlan& plan = run_plan.lda;
+  const crypto::MpcConfig& config = run_plan.mpc;
+  if (run_plan.dp.has_value()) {
+    result.dp_training = run_plan.dp->description;
+    result.accountant = run_plan.dp->accountant;
+  }
   for (int p = 0; p < n; ++p) {
-    // DP: the initial topics must be unpredictable too (the twin's argument
-    // treats every draw as the mechanism's secret randomness, and a public
-    // seed indexed by position would tie other documents' topics to the
-    // target's presence): drawn from the party's own source, not recorded.
-    std::vector<std::vector<int>> topics;
-    if (options.dp.has_value() && parties[p].initial_topics.empty()) {
-      // One uniform topic per token from the party's kInitialTopics source,
-      // the derivation of a party daemon without initial_topics_seed
-      // (party/party_session.cc), so both publish the same model for the
-      // same deterministic test sources.
-      std::unique_ptr<crypto::SecureRng> rng =
-          rng_factory(p, party::PartyRandomSource::kInitialTopics);
-      if (rng == nullptr) {
-        return absl::InvalidArgumentError(absl::StrCat("no random source for party ", p));
-      }
-      for (const std::vector<lda::TermId>& d : parties[p].documents) {
-        std::vector<int> z(d.size());
-        for (int& k : z) k = static_cast<int>(rng->UniformUint64(static_cast<uint64_t>(plan.num_topics())));
-        topics.push_back(std::move(z));
-      }
-    } else {
-      topics = InitialTopics(parties[p], plan.num_topics(), options.seed, p);
-    }
+    ASSIGN_OR_RETURN(std::vector<std::vector<int>> topics,
+                     StartTopics(parties[p], p, plan.num_topics(), options, rng_factory));
     inputs.push_back(InProcessPartyInput{std::move(parties[p].documents), std::move(topics)});
   }
   ThreadPool pool(options.threads);
@@ -134,26 +167,16 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
   result.model = std::move(run.model);
 
   ConsortiumStats& stats = result.stats;
-  stats.init_seconds = run.stats.init_seconds;
-  stats.iteration_seconds = run.stats.iteration_seconds;
-  stats.publication_seconds = run.stats.publication_seconds;
-  stats.phases = run.stats.phases;
-  stats.aggregation_seconds = run.stats.aggregation_seconds;
-  stats.coordinator_bytes = run.stats.coordinator_bytes;
+  static_cast<coordinator::RunStats&>(stats) = run.stats;
   for (int p = 0; p < n; ++p) {
     result.assignments.push_back(group->party(p).Assignments());
     result.mixtures.push_back(group->party(p).DocumentTopicMixtures());
   }
-  const crypto::NetworkStats net = group->network().Stats();
-  stats.rounds = net.rounds;
+  AddNetworkStats(group->network().Stats(), plan, key.public_key->threshold(), options.iterations,
+                  &stats);
   stats.iteration_rounds = rounds_at_end - rounds_at_start;
-  for (const crypto::PartyTraffic& traffic : net.parties) stats.bytes_sent.push_back(traffic.bytes_sent);
-  const int decryptors = key.public_key->threshold();
-  stats.partial_decryptions_per_iteration = plan.PartialDecryptionsPerIteration(decryptors);
-  stats.partial_decryptions = plan.PartialDecryptionsPerIteration(decryptors) * options.iterations +
-                              plan.PartialDecryptionsForPublication(decryptors);
   result.num_parties = n;
-  result.threshold = t;
+  result.threshold = config.threshold();
   return result;
 }
 

@@ -5,7 +5,7 @@
 // (coordinator/run_driver.h). Used by `pplda simulate`, the protocol tests
 // and bench_secure_lda.
 //
-// Roles (coordinator/consortium_policy.h): every entry of `parties` is a
+// Roles (protocol/consortium_policy.h): every entry of `parties` is a
 // compute party (party id = index); with exactly two data holders a
 // data-less helper party is appended. The MPC threshold is t = (n - 1) / 2
 // and the Paillier key must be a threshold key of the same n parties.
@@ -18,7 +18,7 @@
 // DP (options.dp): the shares are calibrated by
 // privacy::CalibrateDistributedCountNoise for n compute parties and a
 // coalition of t, the twin's release schedule is shifted to 1-based
-// iterations (party/secure_dp_noise.h), and the published model is the last
+// iterations (protocol/secure_dp_noise.h), and the published model is the last
 // release with negative cells set to 0.
 // Errors: InvalidArgument for inconsistent inputs (naming the party);
 // protocol errors pass through with the party that failed.
@@ -34,16 +34,16 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "crypto/paillier_dealer.h"
-#include "crypto/secure_rng.h"
+#include "coordinator/run_driver.h"
+#include "crypto/paillier/paillier_dealer.h"
+#include "crypto/random/secure_rng.h"
 #include "lda/lda_model.h"
 #include "lda/vocabulary.h"
-#include "coordinator/run_driver.h"
 #include "party/lda_party.h"
 #include "party/party_randomness.h"
-#include "party/secure_lda_plan.h"
 #include "privacy/dp_count_training.h"
 #include "privacy/privacy_accountant.h"
+#include "protocol/secure_lda_plan.h"
 
 namespace pplda::simulation {
 
@@ -56,16 +56,16 @@ struct ConsortiumParty {
 using coordinator::IterationReport;
 
 struct LocalConsortiumOptions {
-  party::SecureLdaOptions lda;
+  protocol::SecureLdaOptions lda;
   int iterations = 10;
   uint64_t seed = 1;       // initial topics of parties without initial_topics
   int threads = 0;         // one pool shared by all roles; 0 = all cores
   std::string run_id = "local-simulation";
-  // How the MPC makes its random values and bits (crypto/mpc_config.h).
+  // How the MPC makes its random values and bits (crypto/mpc/mpc_config.h).
   crypto::MpcConfig::SharedRandomness shared_randomness =
       crypto::MpcConfig::SharedRandomness::kAuto;
   std::function<void(const IterationReport&)> on_step;  // may be empty
-  // DP training (issue 18; docs/protocol.md "DP training"): budget, caps
+  // DP training (docs/protocol.md "DP training"): budget, caps
   // and R as `pplda train --dp-epsilon`; noise_parties and noise_coalition
   // are set here to n and the MPC threshold t. Every party's documents must
   // already be capped (privacy::CapDocument; InvalidArgument naming the
@@ -74,16 +74,14 @@ struct LocalConsortiumOptions {
   std::optional<privacy::DpCountOptions> dp;
 };
 
-struct ConsortiumStats {
-  double init_seconds = 0, iteration_seconds = 0, publication_seconds = 0;
-  party::PartyPhaseTimes phases;  // party 0, summed over iterations
-  double aggregation_seconds = 0;
+// The run driver's statistics (timings, party 0's phases, the coordinator's
+// bytes) and what the simulated network counted.
+struct ConsortiumStats : coordinator::RunStats {
   uint64_t partial_decryptions = 0;  // all parties, iterations + publication
   uint64_t partial_decryptions_per_iteration = 0;  // all parties
   uint64_t rounds = 0;               // MPC rounds that carried traffic (whole run)
   uint64_t iteration_rounds = 0;     // of them, in the iterations (not setup or publication)
   std::vector<uint64_t> bytes_sent;  // per party, MPC payload bytes
-  uint64_t coordinator_bytes = 0;    // ciphertext bytes to, from and relayed by the coordinator
 };
 
 struct LocalConsortiumResult {

@@ -1,6 +1,6 @@
 #include "simulation/secure_vocabulary.h"
 
-#include <chrono>
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -8,22 +8,125 @@
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "base/thread_pool.h"
+#include "coordinator/dp_vocabulary_driver.h"
 #include "lda/preprocessor.h"
 #include "party/dp_vocabulary_party.h"
+#include "protocol/consortium_policy.h"
+#include "protocol/dp_vocabulary_messages.h"
+#include "protocol/vocabulary_digest.h"
 
 namespace pplda::simulation {
 namespace {
 
-uint64_t CiphertextBytes(size_t count, const crypto::ThresholdPublicKey& key) {
-  return count * key.paillier().ciphertext_bytes();
-}
+// Every compute party in this process, each with its DpVocabularyParty and
+// its own sources (which live as long as its party object: its encryptor
+// keeps a reference to the encryption source). The digests go between the
+// parties (in one process, handed over here), never through the driver.
+class InProcessVocabularyParties : public coordinator::VocabularyPartyGroup {
+ public:
+  static absl::StatusOr<std::unique_ptr<InProcessVocabularyParties>> Create(
+      const std::vector<lda::Corpus>& corpora, const lda::Vocabulary& candidates,
+      const privacy::CandidateUnionPlan& plan, const crypto::DealtKey& key,
+      const party::ConsortiumRngFactory& rng_factory, const std::string& run_id, ThreadPool* pool) {
+    auto group = std::unique_ptr<InProcessVocabularyParties>(
+        new InProcessVocabularyParties(corpora, candidates, plan, key, pool));
+    for (int p = 0; p < key.public_key->num_parties(); ++p) {
+      group->encryption_rngs_.push_back(
+          rng_factory(p, party::PartyRandomSource::kVocabularyEncryptor));
+      group->noise_rngs_.push_back(rng_factory(p, party::PartyRandomSource::kVocabularyNoise));
+      group->proof_rngs_.push_back(rng_factory(p, party::PartyRandomSource::kVocabularyProofs));
+      ASSIGN_OR_RETURN(std::unique_ptr<party::DpVocabularyParty> party,
+                       party::DpVocabularyParty::Create(run_id, p, plan, key.shares[p],
+                                                        *group->encryption_rngs_[p], pool));
+      group->parties_.push_back(std::move(party));
+    }
+    return group;
+  }
 
-// Partial decryptions travel as values mod N^2 with proofs of about the same
-// size (decryption_proof.h: two group elements' worth).
-uint64_t PartialBytes(const crypto::PartialDecryptionBatch& b,
-                      const crypto::ThresholdPublicKey& key) {
-  return (b.values.size() + 2 * b.proofs.size()) * key.paillier().ciphertext_bytes();
-}
+  int num_parties() const override { return static_cast<int>(parties_.size()); }
+  std::string PartyName(int party) const override { return absl::StrCat("party ", party); }
+
+  absl::StatusOr<std::vector<protocol::VocabularyContribution>> Contribute() override {
+    std::vector<protocol::VocabularyContribution> contributions;
+    for (int p = 0; p < num_parties(); ++p) {
+      ASSIGN_OR_RETURN(protocol::VocabularyContribution c,
+                       parties_[p]->Contribute(corpora_[p], candidates_, *noise_rngs_[p]));
+      contributions.push_back(std::move(c));
+    }
+    return contributions;
+  }
+
+  absl::StatusOr<std::vector<crypto::PartialDecryptionBatch>> SumAndDecrypt(
+      const std::vector<protocol::VocabularyContribution>& contributions, int decryptors) override {
+    std::vector<protocol::CountsDigest> digests;
+    for (int p = 0; p < num_parties(); ++p) {
+      absl::StatusOr<protocol::CountsDigest> d = parties_[p]->AcceptContributions(contributions);
+      if (!d.ok()) return Named(p, d.status());
+      digests.push_back(*d);
+    }
+    for (int p = 0; p < num_parties(); ++p) {
+      if (absl::Status confirmed = parties_[p]->ConfirmDigests(digests); !confirmed.ok()) {
+        return Named(p, confirmed);
+      }
+    }
+    std::vector<crypto::PartialDecryptionBatch> batches;
+    for (int p = 0; p < decryptors; ++p) {
+      ASSIGN_OR_RETURN(crypto::PartialDecryptionBatch b,
+                       parties_[p]->Decrypt(digests[p], *proof_rngs_[p]));
+      batches.push_back(std::move(b));
+    }
+    return batches;
+  }
+
+  // Each party decodes the verified partial decryptions against its own sum
+  // and selects; its token total is over the selected candidates (the
+  // caller caps the documents afterwards).
+  absl::StatusOr<std::vector<coordinator::VocabularySelection>> Select(
+      const std::vector<crypto::PartialDecryptionBatch>& partials) override {
+    ASSIGN_OR_RETURN(crypto::PackingLayout layout,
+                     protocol::VocabularyPackingLayout(plan_, key_.public_key->paillier()));
+    std::vector<coordinator::VocabularySelection> selections;
+    for (int p = 0; p < num_parties(); ++p) {
+      ASSIGN_OR_RETURN(std::vector<int64_t> noisy, protocol::DecodeNoisyCandidateCounts(
+                                                       key_.public_key, layout, parties_[p]->sum(),
+                                                       partials, plan_.candidates, pool_));
+      ASSIGN_OR_RETURN(std::vector<lda::TermId> selected, privacy::SelectCandidates(plan_, noisy));
+      lda::Vocabulary vocabulary;
+      for (lda::TermId u : selected) vocabulary.Add(candidates_.term(u));
+      selections.push_back({protocol::VocabularySha256(vocabulary), vocabulary.size(),
+                            TokensOver(corpora_[p], selected)});
+    }
+    return selections;
+  }
+
+ private:
+  InProcessVocabularyParties(const std::vector<lda::Corpus>& corpora,
+                             const lda::Vocabulary& candidates,
+                             const privacy::CandidateUnionPlan& plan, const crypto::DealtKey& key,
+                             ThreadPool* pool)
+      : corpora_(corpora), candidates_(candidates), plan_(plan), key_(key), pool_(pool) {}
+
+  static absl::Status Named(int party, const absl::Status& status) {
+    return absl::Status(status.code(), absl::StrCat("party ", party, ": ", status.message()));
+  }
+  static int64_t TokensOver(const lda::Corpus& corpus, const std::vector<lda::TermId>& selected) {
+    int64_t tokens = 0;
+    for (const lda::Document& d : corpus.documents) {
+      for (lda::TermId t : d.tokens) {
+        tokens += std::binary_search(selected.begin(), selected.end(), t) ? 1 : 0;
+      }
+    }
+    return tokens;
+  }
+
+  const std::vector<lda::Corpus>& corpora_;
+  const lda::Vocabulary& candidates_;
+  const privacy::CandidateUnionPlan& plan_;
+  const crypto::DealtKey& key_;
+  ThreadPool* pool_;
+  std::vector<std::unique_ptr<crypto::SecureRng>> encryption_rngs_, noise_rngs_, proof_rngs_;
+  std::vector<std::unique_ptr<party::DpVocabularyParty>> parties_;
+};
 
 }  // namespace
 
@@ -31,7 +134,6 @@ absl::StatusOr<SecureVocabularyResult> RunSecureDpVocabulary(
     const std::vector<lda::Corpus>& corpora, const lda::Vocabulary& candidates,
     const crypto::DealtKey& key, const party::ConsortiumRngFactory& rng_factory,
     const SecureVocabularyOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
   const int n = key.public_key->num_parties();
   if (static_cast<int>(corpora.size()) != n || static_cast<int>(key.shares.size()) != n) {
     return absl::InvalidArgumentError(absl::StrCat("the DP vocabulary has ", corpora.size(),
@@ -43,7 +145,7 @@ absl::StatusOr<SecureVocabularyResult> RunSecureDpVocabulary(
   union_options.delta = options.delta;
   union_options.max_terms_per_document = options.max_terms_per_document;
   union_options.parties = n;
-  union_options.coalition = (n - 1) / 2;
+  union_options.coalition = protocol::MpcThreshold(n);
   union_options.threshold = options.threshold;
   SecureVocabularyResult result;
   ASSIGN_OR_RETURN(result.plan, privacy::PlanCandidateUnion(union_options, candidates.size()));
@@ -52,55 +154,21 @@ absl::StatusOr<SecureVocabularyResult> RunSecureDpVocabulary(
                    privacy::PrivacyAccountant::WithBudget(options.epsilon, options.delta));
   RETURN_IF_ERROR(result.accountant.Record(result.plan.TruncationRelease()));
   RETURN_IF_ERROR(result.accountant.Record(result.plan.Release()));
-
   ThreadPool pool(options.threads);
-  // Every party's sources live as long as its party object (its encryptor
-  // keeps a reference to the encryption source).
-  std::vector<std::unique_ptr<crypto::SecureRng>> encryption_rngs, noise_rngs, proof_rngs;
-  std::vector<std::unique_ptr<party::DpVocabularyParty>> parties;
-  std::vector<party::VocabularyContribution> contributions;
-  for (int p = 0; p < n; ++p) {
-    encryption_rngs.push_back(rng_factory(p, party::PartyRandomSource::kVocabularyEncryptor));
-    noise_rngs.push_back(rng_factory(p, party::PartyRandomSource::kVocabularyNoise));
-    proof_rngs.push_back(rng_factory(p, party::PartyRandomSource::kVocabularyProofs));
-    ASSIGN_OR_RETURN(std::unique_ptr<party::DpVocabularyParty> party,
-                     party::DpVocabularyParty::Create(options.run_id, p, result.plan, key.shares[p],
-                                                      *encryption_rngs[p], &pool));
-    ASSIGN_OR_RETURN(party::VocabularyContribution c,
-                     party->Contribute(corpora[p], candidates, *noise_rngs[p]));
-    result.bytes_sent_per_party = CiphertextBytes(c.counts.size(), *key.public_key);
-    contributions.push_back(std::move(c));
-    parties.push_back(std::move(party));
-  }
-  // The coordinator relays every contribution to every party; the digests
-  // go between the parties (in one process, handed over here).
-  std::vector<party::CountsDigest> digests;
-  for (int p = 0; p < n; ++p) {
-    absl::StatusOr<party::CountsDigest> d = parties[p]->AcceptContributions(contributions);
-    if (!d.ok()) {
-      return absl::Status(d.status().code(), absl::StrCat("party ", p, ": ", d.status().message()));
-    }
-    digests.push_back(*d);
-  }
-  for (int p = 0; p < n; ++p) RETURN_IF_ERROR(parties[p]->ConfirmDigests(digests));
-  std::vector<crypto::PartialDecryptionBatch> batches;
-  for (int p = 0; p < n; ++p) {
-    ASSIGN_OR_RETURN(crypto::PartialDecryptionBatch b,
-                     parties[p]->Decrypt(digests[0], *proof_rngs[p]));
-    batches.push_back(std::move(b));
-  }
-  result.bytes_sent_per_party += PartialBytes(batches[0], *key.public_key);
-  result.coordinator_bytes = n * result.bytes_sent_per_party +
-                             static_cast<uint64_t>(n) * n *
-                                 CiphertextBytes(contributions[0].counts.size(), *key.public_key);
-  ASSIGN_OR_RETURN(crypto::PackingLayout layout,
-                   party::VocabularyPackingLayout(result.plan, key.public_key->paillier()));
-  ASSIGN_OR_RETURN(result.noisy_counts,
-                   party::DecodeNoisyCandidateCounts(key.public_key, layout, parties[0]->sum(),
-                                                     batches, candidates.size(), &pool));
-  ASSIGN_OR_RETURN(result.selected, privacy::SelectCandidates(result.plan, result.noisy_counts));
-  for (lda::TermId u : result.selected) result.vocabulary.Add(candidates.term(u));
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSIGN_OR_RETURN(std::unique_ptr<InProcessVocabularyParties> parties,
+                   InProcessVocabularyParties::Create(corpora, candidates, result.plan, key,
+                                                      rng_factory, options.run_id, &pool));
+  ASSIGN_OR_RETURN(
+      coordinator::DrivenDpVocabulary driven,
+      coordinator::DriveDpVocabulary(*parties, result.plan, candidates, key.public_key, &pool));
+  result.selected = std::move(driven.selected);
+  result.vocabulary = std::move(driven.vocabulary);
+  result.noisy_counts = std::move(driven.noisy_counts);
+  // What a decrypting party sends: its contribution and its partial
+  // decryptions with proofs.
+  result.bytes_sent_per_party = driven.contribution_bytes + driven.partial_bytes;
+  result.coordinator_bytes = driven.coordinator_bytes;
+  result.seconds = driven.seconds;
   return result;
 }
 
@@ -116,15 +184,7 @@ absl::StatusOr<SecureVocabularyResult> RunSecureDpVocabularyOnDocuments(
   while (static_cast<int>(corpora.size()) < key.public_key->num_parties()) {
     corpora.emplace_back().vocabulary = candidates;
   }
-  ASSIGN_OR_RETURN(SecureVocabularyResult r,
-                   RunSecureDpVocabulary(corpora, candidates, key, rng_factory, options));
-  if (r.selected.empty()) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "the DP vocabulary kept none of the %d candidates (threshold %d documents): raise "
-        "--dp-vocab-epsilon, lower --dp-vocab-max-terms, or use more documents",
-        candidates.size(), r.plan.threshold));
-  }
-  return r;
+  return RunSecureDpVocabulary(corpora, candidates, key, rng_factory, options);
 }
 
 }  // namespace pplda::simulation

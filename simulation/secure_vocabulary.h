@@ -1,11 +1,12 @@
-// RunSecureDpVocabulary: the secure DP vocabulary (issue 18, "DP vocabulary
-// across parties") with every compute party in one process: each party's
-// DpVocabularyParty (party/dp_vocabulary_party.h) contributes its encrypted
-// candidate histogram plus noise shares, every party sums all contributions
-// itself, the sums' digests must agree, every party decrypts with proofs,
-// and the verified noisy counts select the vocabulary
-// (privacy/dp_candidate_union.h). Used by `pplda vocab --dp` and by `pplda
-// simulate --dp-vocab-candidates`.
+// RunSecureDpVocabulary: the secure DP vocabulary with every compute party
+// in one process, driven by the coordinator's one schedule
+// (coordinator/dp_vocabulary_driver.h) over in-process parties: each
+// party's DpVocabularyParty (party/dp_vocabulary_party.h) contributes its
+// encrypted candidate histogram plus noise shares, every party sums all
+// contributions itself, the sums' digests must agree, the key's threshold
+// of parties decrypt with proofs, and the verified noisy counts select the
+// vocabulary (privacy/dp_candidate_union.h). Used by `pplda vocab --dp` and
+// by `pplda simulate --dp-vocab-candidates`.
 //
 // Parties: the key's n compute parties; corpora[p] holds party p's
 // documents (empty for a data-less helper). The noise withstands a
@@ -25,7 +26,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "crypto/paillier_dealer.h"
+#include "crypto/paillier/paillier_dealer.h"
 #include "lda/corpus.h"
 #include "lda/document_reader.h"
 #include "lda/tokenizer.h"

@@ -9,13 +9,13 @@
 #include "base/status_macros.h"
 #include "coordinator/concurrent_party_calls.h"
 #include "coordinator/failure_root_cause.h"
-#include "crypto/paillier_serialization.h"
+#include "crypto/paillier/paillier_serialization.h"
 #include "net/grpc_status.h"
 #include "net/message_limits.h"
 #include "net/request_check.h"
-#include "party/dp_vocabulary_party.h"
-#include "party/party_session.h"
-#include "party/protocol_wire.h"
+#include "protocol/dp_vocabulary_messages.h"
+#include "protocol/vocabulary_digest.h"
+#include "protocol/wire.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::coordinator {
@@ -92,7 +92,7 @@ absl::Status RemotePartyGroup::ForEachParty(const std::string& step,
 
 absl::Status RemotePartyGroup::Resume(int iteration, uint32_t attempt,
                                       const pplda::v1::RunParameters& parameters,
-                                      const std::vector<party::CountUpdate>& sent) {
+                                      const std::vector<protocol::CountUpdate>& sent) {
   if (plan_ == nullptr) return absl::FailedPreconditionError("resume before the plan");
   pplda::v1::ResumeRequest request;
   *request.mutable_header() = net::MakeHeader(name_, run_id_, iteration);
@@ -107,10 +107,10 @@ absl::Status RemotePartyGroup::Resume(int iteration, uint32_t attempt,
                        reply.status().code() == absl::StatusCode::kDeadlineExceeded;
       return reply.status();
     }
-    ASSIGN_OR_RETURN(party::CountUpdate shown,
-                     party::CountUpdateFromProto(reply->update(), run_id_, *key_, *plan_));
-    if (party::UpdateDigest(shown, ciphertext_bytes) !=
-        party::UpdateDigest(sent[p], ciphertext_bytes)) {
+    ASSIGN_OR_RETURN(protocol::CountUpdate shown,
+                     protocol::CountUpdateFromProto(reply->update(), run_id_, *key_, *plan_));
+    if (protocol::UpdateDigest(shown, ciphertext_bytes) !=
+        protocol::UpdateDigest(sent[p], ciphertext_bytes)) {
       return absl::FailedPreconditionError(absl::StrCat("its saved update of iteration ", iteration,
                                                         " is not the one this coordinator holds"));
     }
@@ -204,18 +204,17 @@ absl::StatusOr<std::vector<int64_t>> RemotePartyGroup::Join(
 
 absl::StatusOr<SelectedDpVocabulary> RemotePartyGroup::SelectDpVocabulary(
     const privacy::CandidateUnionPlan& plan, const lda::Vocabulary& candidates, ThreadPool* pool) {
-  const auto start = std::chrono::steady_clock::now();
-  const int n = num_parties();
-  const uint64_t ct_bytes = key_->paillier().ciphertext_bytes();
   ASSIGN_OR_RETURN(crypto::PackingLayout layout,
-                   party::VocabularyPackingLayout(plan, key_->paillier()));
-  const size_t length = layout.NumPlaintexts(static_cast<size_t>(plan.candidates));
-  SelectedDpVocabulary out;
-  // 1. Every party's encrypted histogram plus noise shares.
-  std::vector<party::VocabularyContribution> contributions(n);
-  pplda::v1::VocabularyRequest decrypt;
-  decrypt.mutable_decrypt()->mutable_contributions()->Reserve(n);
-  for (int p = 0; p < n; ++p) decrypt.mutable_decrypt()->add_contributions();
+                   protocol::VocabularyPackingLayout(plan, key_->paillier()));
+  vocabulary_length_ = layout.NumPlaintexts(static_cast<size_t>(plan.candidates));
+  ASSIGN_OR_RETURN(DrivenDpVocabulary driven,
+                   DriveDpVocabulary(*this, plan, candidates, key_, pool));
+  return SelectedDpVocabulary{std::move(driven.vocabulary), std::move(driven.tokens),
+                              driven.coordinator_bytes, driven.seconds};
+}
+
+absl::StatusOr<std::vector<protocol::VocabularyContribution>> RemotePartyGroup::Contribute() {
+  std::vector<protocol::VocabularyContribution> contributions(num_parties());
   RETURN_IF_ERROR(ForEachParty("DP vocabulary (contribution)", [&](int p) -> absl::Status {
     pplda::v1::VocabularyRequest request;
     *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
@@ -224,75 +223,68 @@ absl::StatusOr<SelectedDpVocabulary> RemotePartyGroup::SelectDpVocabulary(
                      clients_[p]->Vocabulary(request, Deadline()));
     contributions[p].run_id = run_id_;
     contributions[p].party = p;
-    ASSIGN_OR_RETURN(contributions[p].counts,
-                     crypto::CiphertextBatchFromProto(*key_, reply.contribution(), length));
-    *decrypt.mutable_decrypt()->mutable_contributions(p) = std::move(*reply.mutable_contribution());
+    ASSIGN_OR_RETURN(contributions[p].counts, crypto::CiphertextBatchFromProto(
+                                                  *key_, reply.contribution(), vocabulary_length_));
     return absl::OkStatus();
   }));
-  out.coordinator_bytes += static_cast<uint64_t>(n) * (1 + n) * length * ct_bytes;
-  // 2. Relayed to every party; they confirm the sum among themselves and
-  // the key's threshold of them decrypt it.
-  const int decryptors = key_->threshold();
+  return contributions;
+}
+
+absl::StatusOr<std::vector<crypto::PartialDecryptionBatch>> RemotePartyGroup::SumAndDecrypt(
+    const std::vector<protocol::VocabularyContribution>& contributions, int decryptors) {
+  // Every contribution relayed to every party; they confirm the sum among
+  // themselves and parties 0 .. decryptors-1 decrypt it.
+  pplda::v1::VocabularyRequest relay;
+  for (const protocol::VocabularyContribution& c : contributions) {
+    *relay.mutable_decrypt()->add_contributions() = crypto::CiphertextBatchToProto(*key_, c.counts);
+  }
   std::vector<crypto::PartialDecryptionBatch> batches(decryptors);
-  pplda::v1::VocabularyRequest select;
   RETURN_IF_ERROR(ForEachParty("DP vocabulary (sum and decryption)", [&](int p) -> absl::Status {
-    pplda::v1::VocabularyRequest request = decrypt;
+    pplda::v1::VocabularyRequest request = relay;
     *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
     request.mutable_decrypt()->set_decrypt(p < decryptors);
     ASSIGN_OR_RETURN(pplda::v1::VocabularyReply reply,
                      clients_[p]->Vocabulary(request, Deadline()));
-    if (p < decryptors) {
-      ASSIGN_OR_RETURN(batches[p],
-                       crypto::PartialDecryptionBatchFromProto(*key_, reply.partials(), length));
-      if (batches[p].party != p + 1) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("answered with the partial decryptions of key share ", batches[p].party,
-                         ", expected ", p + 1));
-      }
+    if (p >= decryptors) return absl::OkStatus();
+    ASSIGN_OR_RETURN(batches[p], crypto::PartialDecryptionBatchFromProto(*key_, reply.partials(),
+                                                                         vocabulary_length_));
+    if (batches[p].party != p + 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("answered with the partial decryptions of key share ", batches[p].party,
+                       ", expected ", p + 1));
     }
     return absl::OkStatus();
   }));
-  // 3. The coordinator's own check: every proof against its own sum.
-  std::vector<const party::VocabularyContribution*> by_party;
-  for (const party::VocabularyContribution& c : contributions) by_party.push_back(&c);
-  const std::vector<crypto::Ciphertext> sum = party::SumContributions(key_->paillier(), by_party);
-  ASSIGN_OR_RETURN(
-      std::vector<int64_t> noisy,
-      party::DecodeNoisyCandidateCounts(key_, layout, sum, batches, plan.candidates, pool));
-  ASSIGN_OR_RETURN(std::vector<lda::TermId> selected, privacy::SelectCandidates(plan, noisy));
-  for (lda::TermId u : selected) out.vocabulary.Add(candidates.term(u));
-  const std::string sha = party::VocabularySha256(out.vocabulary);
-  for (const crypto::PartialDecryptionBatch& b : batches) {
+  return batches;
+}
+
+absl::StatusOr<std::vector<VocabularySelection>> RemotePartyGroup::Select(
+    const std::vector<crypto::PartialDecryptionBatch>& partials) {
+  pplda::v1::VocabularyRequest select;
+  for (const crypto::PartialDecryptionBatch& b : partials) {
     *select.mutable_select()->add_partials() = crypto::PartialDecryptionBatchToProto(*key_, b);
-    out.coordinator_bytes += static_cast<uint64_t>(1 + n) * 3 * length * ct_bytes;
   }
-  out.tokens.assign(n, 0);
+  std::vector<VocabularySelection> selections(num_parties());
   RETURN_IF_ERROR(ForEachParty("DP vocabulary (selection)", [&](int p) -> absl::Status {
     pplda::v1::VocabularyRequest request = select;
     *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
     ASSIGN_OR_RETURN(pplda::v1::VocabularyReply reply,
                      clients_[p]->Vocabulary(request, Deadline()));
-    if (reply.vocabulary_sha256() != sha) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("selected a vocabulary with SHA-256 ", reply.vocabulary_sha256(), " (",
-                       reply.vocabulary_size(), " terms); the coordinator's decryption selects ",
-                       sha, " (", out.vocabulary.size(), " terms)"));
-    }
-    out.tokens[p] = static_cast<int64_t>(reply.tokens());
+    selections[p] = VocabularySelection{reply.vocabulary_sha256(), reply.vocabulary_size(),
+                                        static_cast<int64_t>(reply.tokens())};
     return absl::OkStatus();
   }));
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return out;
+  return selections;
 }
 
-void RemotePartyGroup::set_plan(const party::SecureLdaPlan& plan, std::vector<int64_t> tokens) {
-  plan_ = std::make_unique<party::SecureLdaPlan>(plan);
+void RemotePartyGroup::set_plan(const protocol::SecureLdaPlan& plan, std::vector<int64_t> tokens) {
+  plan_ = std::make_unique<protocol::SecureLdaPlan>(plan);
   (void)tokens;
 }
 
-absl::StatusOr<std::vector<party::CountUpdate>> RemotePartyGroup::InitialCounts() {
+absl::StatusOr<std::vector<protocol::CountUpdate>> RemotePartyGroup::InitialCounts() {
   if (plan_ == nullptr) return absl::FailedPreconditionError("initial counts before the plan");
-  std::vector<party::CountUpdate> updates(num_parties());
+  std::vector<protocol::CountUpdate> updates(num_parties());
   RETURN_IF_ERROR(ForEachParty("prepare", [&](int p) -> absl::Status {
     pplda::v1::PrepareRequest request;
     *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
@@ -300,28 +292,28 @@ absl::StatusOr<std::vector<party::CountUpdate>> RemotePartyGroup::InitialCounts(
       request.add_tokens_per_party(static_cast<uint64_t>(plan_->tokens_of(q)));
     }
     ASSIGN_OR_RETURN(pplda::v1::PrepareReply reply, clients_[p]->Prepare(request, Deadline()));
-    ASSIGN_OR_RETURN(updates[p], party::CountUpdateFromProto(reply.initial_counts(), run_id_,
-                                                             *key_, *plan_));
+    ASSIGN_OR_RETURN(
+        updates[p], protocol::CountUpdateFromProto(reply.initial_counts(), run_id_, *key_, *plan_));
     return absl::OkStatus();
   }));
   return updates;
 }
 
 absl::StatusOr<IterationOutput> RemotePartyGroup::Iterate(
-    int iteration, const std::vector<party::CountUpdate>& previous) {
+    int iteration, const std::vector<protocol::CountUpdate>& previous) {
   pplda::v1::IterateRequest request;
   *request.mutable_header() = net::MakeHeader(name_, run_id_, iteration);
-  for (const party::CountUpdate& u : previous) {
-    *request.add_previous() = party::CountUpdateToProto(*key_, u);
+  for (const protocol::CountUpdate& u : previous) {
+    *request.add_previous() = protocol::CountUpdateToProto(*key_, u);
   }
   IterationOutput out;
   out.updates.resize(num_parties());
   RETURN_IF_ERROR(ForEachParty(absl::StrCat("iteration ", iteration), [&](int p) -> absl::Status {
     ASSIGN_OR_RETURN(pplda::v1::IterateReply reply, clients_[p]->Iterate(request, Deadline()));
     ASSIGN_OR_RETURN(out.updates[p],
-                     party::CountUpdateFromProto(reply.update(), run_id_, *key_, *plan_));
+                     protocol::CountUpdateFromProto(reply.update(), run_id_, *key_, *plan_));
     if (p == 0) {
-      out.phases = party::PhasesFromProto(reply.phases());
+      out.phases = protocol::PhasesFromProto(reply.phases());
       std::lock_guard<std::mutex> lock(mu_);
       last_.mpc_bytes_sent_party0 = reply.mpc_bytes_sent();
       last_.mpc_rounds = reply.mpc_rounds();
@@ -331,14 +323,15 @@ absl::StatusOr<IterationOutput> RemotePartyGroup::Iterate(
   return out;
 }
 
-absl::StatusOr<std::vector<party::DecryptionShare>> RemotePartyGroup::Publish(
-    const std::vector<party::CountUpdate>& last, const party::CountsDigest& digest,
+absl::StatusOr<std::vector<protocol::DecryptionShare>> RemotePartyGroup::Publish(
+    const std::vector<protocol::CountUpdate>& last, const protocol::CountsDigest& digest,
     int decryptors) {
   pplda::v1::PublishRequest request;
   *request.mutable_header() = net::MakeHeader(name_, run_id_, iterations_ + 1);
-  for (const party::CountUpdate& u : last) *request.add_last() = party::CountUpdateToProto(*key_, u);
+  for (const protocol::CountUpdate& u : last)
+    *request.add_last() = protocol::CountUpdateToProto(*key_, u);
   request.set_counts_digest(std::string(digest.begin(), digest.end()));
-  std::vector<party::DecryptionShare> shares(decryptors);
+  std::vector<protocol::DecryptionShare> shares(decryptors);
   mixtures_paths_.assign(num_parties(), "");
   const size_t cts = plan_->MatrixCiphertexts() + plan_->TotalsCiphertexts();
   RETURN_IF_ERROR(ForEachParty("publication", [&](int p) -> absl::Status {
@@ -347,8 +340,8 @@ absl::StatusOr<std::vector<party::DecryptionShare>> RemotePartyGroup::Publish(
     ASSIGN_OR_RETURN(pplda::v1::PublishReply reply, clients_[p]->Publish(mine, Deadline()));
     mixtures_paths_[p] = reply.mixtures_path();
     if (p < decryptors) {
-      ASSIGN_OR_RETURN(shares[p], party::DecryptionShareFromProto(reply.partials(), run_id_,
-                                                                  iterations_ + 1, p, *key_, cts));
+      ASSIGN_OR_RETURN(shares[p], protocol::DecryptionShareFromProto(
+                                      reply.partials(), run_id_, iterations_ + 1, p, *key_, cts));
     }
     return absl::OkStatus();
   }));

@@ -5,7 +5,8 @@
 // running the step together) and waits for all answers
 // (concurrent_party_calls.h): once a call fails, the others get
 // kFailureGrace, then are told to Abort so that no daemon waits for its
-// receive timeout; the root-cause failure is returned naming its party. waiting_for() lists the parties
+// receive timeout; the root-cause failure is returned naming its party. waiting_for() lists the
+// parties
 // whose answer to the current step is outstanding (`pplda run status`).
 // Join and Prepare precede the PartyGroup steps: Join checks every party
 // holds the run's vocabulary and gathers the token totals; InitialCounts
@@ -33,15 +34,16 @@
 
 #include "base/thread_pool.h"
 #include "coordinator/daemon/party_control_client.h"
+#include "coordinator/dp_vocabulary_driver.h"
 #include "coordinator/party_group.h"
-#include "crypto/paillier_threshold_key.h"
+#include "crypto/paillier/paillier_threshold_key.h"
 #include "lda/vocabulary.h"
 #include "net/consortium_file.h"
 #include "net/relay_hub.h"
 #include "net/tls_identity.h"
-#include "party/secure_lda_plan.h"
 #include "privacy/dp_candidate_union.h"
 #include "proto/party_control_service.grpc.pb.h"
+#include "protocol/secure_lda_plan.h"
 
 namespace pplda::coordinator {
 
@@ -57,7 +59,7 @@ struct RemoteCallStats {
   uint64_t mpc_rounds = 0;             // last iteration
 };
 
-class RemotePartyGroup : public PartyGroup {
+class RemotePartyGroup : public PartyGroup, public VocabularyPartyGroup {
  public:
   static constexpr std::chrono::seconds kRelayConnectWait{30};
   // After a party's call fails, how long the others may take to fail or
@@ -75,15 +77,20 @@ class RemotePartyGroup : public PartyGroup {
   // token totals by party index.
   absl::StatusOr<std::vector<int64_t>> Join(const pplda::v1::RunParameters& parameters);
   // The secure DP vocabulary (after Join, before the plan; runs with
-  // dp_vocab_epsilon): contribute -> every party sums, confirms and (the
-  // key's threshold of them) decrypts -> every party verifies and selects.
-  // The coordinator checks each contribution, verifies the partial
-  // decryptions itself against its own sum of the contributions, selects
-  // the same way, and checks every party reports that vocabulary
-  // (FailedPrecondition naming the party otherwise).
+  // dp_vocab_epsilon), driven by DriveDpVocabulary (coordinator/
+  // dp_vocabulary_driver.h) over this group's VocabularyPartyGroup calls:
+  // contribute -> every party sums, confirms and (the key's threshold of
+  // them) decrypts -> every party verifies and selects.
   absl::StatusOr<SelectedDpVocabulary> SelectDpVocabulary(const privacy::CandidateUnionPlan& plan,
                                                           const lda::Vocabulary& candidates,
                                                           ThreadPool* pool);
+  // VocabularyPartyGroup, within SelectDpVocabulary (its plan's lengths).
+  std::string PartyName(int party) const override { return Describe(party); }
+  absl::StatusOr<std::vector<protocol::VocabularyContribution>> Contribute() override;
+  absl::StatusOr<std::vector<crypto::PartialDecryptionBatch>> SumAndDecrypt(
+      const std::vector<protocol::VocabularyContribution>& contributions, int decryptors) override;
+  absl::StatusOr<std::vector<VocabularySelection>> Select(
+      const std::vector<crypto::PartialDecryptionBatch>& partials) override;
   // After Join, by party index: the seed of a party whose randomness is
   // INSECURE deterministic (tests only; party/party_randomness.h), as it
   // reported at Join.
@@ -91,16 +98,16 @@ class RemotePartyGroup : public PartyGroup {
     return insecure_deterministic_rng_seeds_;
   }
   // The plan the parties will build (set after Join, before InitialCounts).
-  void set_plan(const party::SecureLdaPlan& plan, std::vector<int64_t> tokens);
+  void set_plan(const protocol::SecureLdaPlan& plan, std::vector<int64_t> tokens);
   // The run's iteration count (set by Join; a resumed run sets it here).
   void set_iterations(int iterations) { iterations_ = iterations; }
 
   int num_parties() const override { return static_cast<int>(parties_.size()); }
-  absl::StatusOr<std::vector<party::CountUpdate>> InitialCounts() override;
-  absl::StatusOr<IterationOutput> Iterate(int iteration,
-                                          const std::vector<party::CountUpdate>& previous) override;
-  absl::StatusOr<std::vector<party::DecryptionShare>> Publish(
-      const std::vector<party::CountUpdate>& last, const party::CountsDigest& digest,
+  absl::StatusOr<std::vector<protocol::CountUpdate>> InitialCounts() override;
+  absl::StatusOr<IterationOutput> Iterate(
+      int iteration, const std::vector<protocol::CountUpdate>& previous) override;
+  absl::StatusOr<std::vector<protocol::DecryptionShare>> Publish(
+      const std::vector<protocol::CountUpdate>& last, const protocol::CountsDigest& digest,
       int decryptors) override;
 
   // After a party restarted (docs/protocol.md, "Restarts"): every party
@@ -111,7 +118,7 @@ class RemotePartyGroup : public PartyGroup {
   // the plan. A party that does not answer (still down) is Unavailable /
   // DeadlineExceeded, and named in not_back().
   absl::Status Resume(int iteration, uint32_t attempt, const pplda::v1::RunParameters& parameters,
-                      const std::vector<party::CountUpdate>& sent);
+                      const std::vector<protocol::CountUpdate>& sent);
   // The parties that could not be reached: by the last Resume call, or the
   // root cause of the last failed step when it was a lost party.
   std::vector<std::string> not_back() const;
@@ -143,7 +150,9 @@ class RemotePartyGroup : public PartyGroup {
   net::RelayHub* const relay_;
   std::vector<net::Participant> parties_;
   std::vector<std::unique_ptr<PartyControlClient>> clients_;  // by party index
-  std::unique_ptr<party::SecureLdaPlan> plan_;
+  std::unique_ptr<protocol::SecureLdaPlan> plan_;
+  // Within SelectDpVocabulary: the ciphertexts of one contribution.
+  size_t vocabulary_length_ = 0;
   int iterations_ = 0;
   std::vector<std::optional<uint64_t>> insecure_deterministic_rng_seeds_;  // set by Join
   std::vector<std::string> mixtures_paths_;

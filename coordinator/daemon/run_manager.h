@@ -1,10 +1,13 @@
 // RunManager: the coordinator daemon's run lifecycle, one run at a time:
 // Start validates the parameters and starts the run on its own thread:
 // Join (every party checks the vocabulary and reports its token total) ->
-// plan -> DriveRun (coordinator/run_driver.h: the same schedule as `pplda
-// simulate`) over a RemotePartyGroup -> the model JSON (the same format as
-// `pplda train`, with the leakage statement and key origin) written to
-// STATE/runs/<run id>/model.json. Status reports the state, iteration,
+// the DP vocabulary, when asked -> plan (protocol/run_parameters.h) ->
+// DriveRun (coordinator/run_driver.h: the same schedule as `pplda simulate`)
+// over a RemotePartyGroup -> the model JSON (the same format as `pplda
+// train`; its metadata from run_publication.h) written to
+// STATE/runs/<run id>/model.json. What it keeps on disk is RunStore's
+// (run_store.h); while a party is lost it waits, then resumes from the last
+// saved boundary or starts over. Status reports the state, iteration,
 // phase, rate, time left and which parties the run waits for; a failed run
 // names the party and the reason. Cancel stops the run between steps and
 // aborts the parties' current step.
@@ -27,15 +30,24 @@
 
 #include "absl/status/statusor.h"
 #include "base/thread_pool.h"
+#include "coordinator/daemon/coordinator_metrics.h"
 #include "coordinator/daemon/remote_party_group.h"
-#include "crypto/paillier_threshold_key.h"
+#include "coordinator/daemon/run_context.h"
+#include "coordinator/daemon/run_publication.h"
+#include "coordinator/daemon/run_store.h"
+#include "coordinator/lda_coordinator.h"
+#include "coordinator/run_driver.h"
+#include "crypto/paillier/paillier_threshold_key.h"
 #include "lda/vocabulary.h"
 #include "net/consortium_file.h"
 #include "net/metrics_registry.h"
 #include "net/tls_identity.h"
-#include "party/run_dp_budget.h"
 #include "proto/coordinator_service.pb.h"
 #include "proto/run_state.pb.h"
+#include "protocol/encrypted_counts.h"
+#include "protocol/run_dp_budget.h"
+#include "protocol/run_state_file.h"
+#include "protocol/secure_lda_plan.h"
 
 namespace pplda::coordinator {
 
@@ -56,21 +68,6 @@ struct RunManagerOptions {
   net::MetricsRegistry* metrics = nullptr;  // required; outlives the manager
   // Relay mode: reaches the relay-mode parties (null when none is).
   net::RelayHub* relay = nullptr;
-};
-
-// The coordinator's Prometheus metrics.
-struct CoordinatorMetrics {
-  net::Counter* runs_started = nullptr;
-  net::Counter* runs_published = nullptr;
-  net::Counter* runs_failed = nullptr;
-  net::Counter* iterations = nullptr;
-  net::Counter* coordinator_bytes = nullptr;
-  net::Gauge* iteration = nullptr;
-  net::Gauge* seconds_per_iteration = nullptr;
-  net::Gauge* mpc_bytes_per_iteration = nullptr;
-  net::Gauge* mpc_rounds_per_iteration = nullptr;
-  std::map<std::string, net::Counter*> phase_seconds;
-  static absl::StatusOr<CoordinatorMetrics> Register(net::MetricsRegistry& registry);
 };
 
 class RunManager {
@@ -102,31 +99,28 @@ class RunManager {
   // A run before its first saved boundary (Join, the DP vocabulary,
   // Prepare) cannot resume: after a lost party or a restart of this
   // coordinator it starts over from Join, under a new id at the parties
-  // (the start's session id, SessionId below): their ledgers debit each
-  // start, and nothing of an earlier start is reused.
-  // The id the parties know start `start` (>= 1) of run `run_id` by.
-  static std::string SessionId(const std::string& run_id, int start);
+  // (RunStore::SessionId): their ledgers debit each start, and nothing of
+  // an earlier start is reused.
+
   // The active run's id and last saved boundary, if a run is active.
   std::optional<std::pair<std::string, int>> ActiveRun() const;
 
  private:
-  // What a run needs after Join (and the DP vocabulary), or from its state
-  // file when resumed.
-  struct RunContext {
-    std::string run_id;
-    std::string session_id;                   // the id the parties know this start by
-    pplda::v1::RunParameters parameters;      // as started
-    pplda::v1::RunParameters run_parameters;  // vocabulary_sha256 = the run's vocabulary's
-    std::vector<int64_t> tokens;
-    std::optional<party::RunDpVocabulary> dp_vocabulary;
-    std::optional<lda::Vocabulary> selected_vocabulary;  // DP vocabulary runs
-    std::optional<uint64_t> insecure_deterministic_rng_seed;
-  };
   explicit RunManager(RunManagerOptions options);
   // Runs `body`, then, while a party is lost, waits for it and resumes or
   // starts over (options_.party_restart_wait).
   void RunThread(std::string run_id, std::function<absl::Status()> body);
+  // A run that failed or was cancelled for good: marked ended, the parties
+  // told to drop it, the status and metrics updated.
+  void EndFailed(const std::string& run_id, const absl::Status& status);
+  // One start of a run from Join: the parties join, the DP vocabulary (when
+  // asked) is selected, and the run is driven to publication.
   absl::Status Execute(const std::string& run_id, const pplda::v1::RunParameters& parameters);
+  // The first party's seed that reports INSECURE deterministic randomness.
+  std::optional<uint64_t> InsecureSeedOfParties(const std::string& run_id,
+                                                const RemotePartyGroup& group) const;
+  // The secure DP vocabulary; sets the context's vocabulary and tokens.
+  absl::Status SelectDpVocabulary(RemotePartyGroup& group, RunContext* context);
   // From `state` (this coordinator's saved boundary). attempt 0: after this
   // coordinator restarted (the parties replay what they already did);
   // attempt >= 1: after a party restarted (every party rebuilds its session
@@ -138,34 +132,47 @@ class RunManager {
   // options_.party_restart_wait not yet over, not cancelled).
   bool MayWaitForRestartedParty(const std::string& run_id, const absl::Status& failure,
                                 std::chrono::steady_clock::time_point deadline) const;
-  // The iteration of this coordinator's saved boundary of the run (-1: none).
-  int SavedBoundary(const std::string& run_id) const;
-  // The run's current start (STATE/runs/<run>/start; 1 when absent) and
-  // its session id.
-  int CurrentStart(const std::string& run_id) const;
-  std::string CurrentSession(const std::string& run_id) const;
-  // How many of the run's starts got past Join (STATE/runs/<run>/joined-starts),
-  // and whether another start is allowed (kMaxJoinedStarts; logged when not).
-  int JoinedStarts(const std::string& run_id) const;
-  int ReadRunCounter(const std::string& run_id, const char* file, int fallback) const;
-  bool MayStartAgain(const std::string& run_id) const;
-  // The run's parameters as started (STATE/runs/<run>/parameters.pb).
-  absl::StatusOr<pplda::v1::RunParameters> StartParameters(const std::string& run_id) const;
   // After `failure` of a run: whether to start it over (a lost party
   // before its first saved boundary, the wait not over, not cancelled).
   bool MayStartOver(const std::string& run_id, const absl::Status& failure,
                     std::chrono::steady_clock::time_point deadline) const;
+  // Shows the run waiting for the parties that are not back (`phase`; from
+  // Join: at iteration 0) and pauses; Cancelled when cancelled meanwhile.
+  absl::Status WaitForRestartedParty(const std::string& phase, bool from_join);
   // Shows the run waiting, pauses, records the next start and runs it from
   // Join.
   absl::Status StartOverAfterFailure(const std::string& run_id, const absl::Status& failure);
   // Shows the run waiting, pauses, and tries resumption `attempt`.
   absl::Status ResumeAfterPartyFailure(const std::string& run_id, const absl::Status& failure,
                                        uint32_t attempt);
+  // After a restart of this coordinator, for the latest unfinished run
+  // without a saved boundary: starts it over from Join, or ends it
+  // (EndUnresumable) when it may not start again.
+  absl::StatusOr<std::string> StartOverAfterRestart(const std::string& run_id);
+  absl::StatusOr<std::string> EndUnresumable(const std::string& run_id, const std::string& reason);
   // From the plan to the published model; `resume` (may be null) restores
   // the fold and the schedule's position.
   absl::Status Drive(RunContext& context, std::shared_ptr<RemotePartyGroup> group,
                      const pplda::v1::CoordinatorRunState* resume, uint32_t attempt);
-  void MarkEnded(const std::string& run_id, const std::string& reason);
+  // The selected vocabulary of a DP vocabulary run, the consortium's otherwise.
+  const lda::Vocabulary& RunVocabulary(const RunContext& context) const;
+  // Restores the coordinator's fold and the schedule's position from
+  // `resume`; attempt >= 1 also rebuilds every party's session there.
+  absl::Status RestoreBoundary(const RunContext& context,
+                               const pplda::v1::CoordinatorRunState& resume, uint32_t attempt,
+                               const protocol::SecureLdaPlan& plan, LdaCoordinator& coordinator,
+                               RemotePartyGroup& group, RunDriverOptions* driver);
+  // A step's metrics, status and log line (iteration_seconds: the
+  // iterations' wall time so far, updated).
+  void ReportStep(const std::string& run_id, const IterationReport& report,
+                  const RemoteCallStats& calls, int iterations, double* iteration_seconds);
+  // The run state saved at iteration boundary `b` (protocol/run_state_file.h).
+  pplda::v1::CoordinatorRunState BoundaryState(const RunContext& context,
+                                               const protocol::PlanDigest& plan_digest,
+                                               const IterationBoundary& b,
+                                               const protocol::EncryptedCounts& fold) const;
+  // Writes the model, tells the parties the run is over, shows it published.
+  absl::Status Publish(const std::string& run_id, const DrivenRun& run, RemotePartyGroup& group);
   // Caller holds mu_: a fresh status for `run_id`, marked active (an ended
   // run's thread is joined first).
   void BeginRunLocked(const std::string& run_id, const std::string& state, int iterations,
@@ -178,6 +185,7 @@ class RunManager {
   absl::StatusOr<std::string> CheckRunId(const std::string& run_id) const;
 
   const RunManagerOptions options_;
+  const RunStore store_;
   CoordinatorMetrics metrics_;
   mutable std::mutex mu_;
   mutable std::condition_variable changed_;

@@ -7,17 +7,18 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
-#include "crypto/distributed_threshold_key.h"
-#include "crypto/mpc_config.h"
-#include "crypto/mpc_engine.h"
-#include "crypto/paillier_key_file.h"
-#include "crypto/secure_rng.h"
+#include "crypto/keygen/distributed_threshold_key.h"
+#include "crypto/mpc/mpc_config.h"
+#include "crypto/mpc/mpc_engine.h"
+#include "crypto/paillier/paillier_key_file.h"
+#include "crypto/random/secure_rng.h"
 #include "grpcpp/grpcpp.h"
 #include "net/consortium_file.h"
 #include "net/grpc_party_transport.h"
 #include "net/party_link_service.h"
 #include "net/tls_identity.h"
 #include "party/daemon/party_daemon_config.h"
+#include "protocol/consortium_policy.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::party {
@@ -117,7 +118,7 @@ absl::StatusOr<NetworkKeyGenerationResult> GenerateKeyOverNetwork(
       "for the other parties",
       me.party_index, n, config.name, options.modulus_bits, options.wait.count());
   const auto start = std::chrono::steady_clock::now();
-  ASSIGN_OR_RETURN(crypto::MpcConfig mpc, crypto::MpcConfig::Create(n, (n - 1) / 2));
+  ASSIGN_OR_RETURN(crypto::MpcConfig mpc, crypto::MpcConfig::Create(n, protocol::MpcThreshold(n)));
   crypto::SodiumRng rng;
   ASSIGN_OR_RETURN(std::unique_ptr<crypto::MpcEngine> engine,
                    crypto::MpcEngine::Create(mpc, *transport, rng));

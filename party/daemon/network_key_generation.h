@@ -1,7 +1,7 @@
 // GenerateKeyOverNetwork: dealer-free threshold Paillier key generation
-// among a consortium's compute parties over the network (issue 20;
-// crypto/distributed_threshold_key.h has the protocol), `pplda keys generate
-// --config party.toml`. Each party's operator runs it with the party's own
+// among a consortium's compute parties over the network
+// (crypto/keygen/distributed_threshold_key.h has the protocol), `pplda keys
+// generate --config party.toml`. Each party's operator runs it with the party's own
 // config, at about the same time as the others and before the party's
 // daemon starts (it listens on party.listen, as the daemon would): the
 // parties link to each other exactly as in a run (mutual TLS, every peer's
@@ -29,7 +29,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "crypto/shared_modulus.h"
+#include "crypto/keygen/shared_modulus.h"
 
 namespace pplda::party {
 

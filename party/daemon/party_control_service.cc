@@ -9,8 +9,8 @@
 #include "net/grpc_status.h"
 #include "net/protocol_version.h"
 #include "net/request_check.h"
-#include "party/protocol_wire.h"
-#include "party/run_state_file.h"
+#include "protocol/run_state_file.h"
+#include "protocol/wire.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::party {
@@ -422,7 +422,7 @@ absl::Status PartyControlService::HandleIterate(const pplda::v1::IterateRequest&
     metrics_.iteration->Set(iteration);
     metrics_.mpc_bytes_sent->Increment(static_cast<double>(sent));
     metrics_.mpc_rounds->Increment(static_cast<double>(reply->mpc_rounds()));
-    const PartyPhaseTimes t = PhasesFromProto(reply->phases());
+    const protocol::PartyPhaseTimes t = protocol::PhasesFromProto(reply->phases());
     metrics_.phase_seconds["selection"]->Increment(t.selection);
     metrics_.phase_seconds["exchange"]->Increment(t.exchange);
     metrics_.phase_seconds["conversion"]->Increment(t.conversion);
@@ -465,8 +465,8 @@ void PartyControlService::ForgetOtherRuns(const std::string& run_id) {
   for (const auto& entry : std::filesystem::directory_iterator(runs, ec)) {
     const std::string other = entry.path().filename().string();
     if (other == run_id || !entry.is_directory(ec)) continue;
-    if (std::filesystem::exists(RunStatePath(resources_.state_dir, other), ec) ||
-        std::filesystem::exists(PreviousRunStatePath(resources_.state_dir, other), ec)) {
+    if (std::filesystem::exists(protocol::RunStatePath(resources_.state_dir, other), ec) ||
+        std::filesystem::exists(protocol::PreviousRunStatePath(resources_.state_dir, other), ec)) {
       ForgetPublishedRun(other);
     }
   }

@@ -4,14 +4,16 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "base/thread_pool.h"
-#include "crypto/paillier_key_file.h"
+#include "crypto/paillier/paillier_key_file.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "lda/document_reader.h"
@@ -19,8 +21,9 @@
 #include "lda/vocabulary_file.h"
 #include "net/capture_file.h"
 #include "net/consortium_file.h"
-#include "net/metrics_server.h"
+#include "net/daemon_main.h"
 #include "net/grpc_party_transport.h"
+#include "net/metrics_server.h"
 #include "net/party_link_service.h"
 #include "net/relay_client.h"
 #include "net/relay_party_transport.h"
@@ -72,41 +75,27 @@ absl::Status CreateStateDir(const std::filesystem::path& dir) {
   return absl::OkStatus();
 }
 
-// Blocks until SIGTERM or SIGINT (blocked in every thread by the caller).
-int WaitForSignal() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  int signal = 0;
-  sigwait(&set, &signal);
-  return signal;
-}
-
-}  // namespace
-
-absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
-  // Signals go to WaitForSignal only (blocked before any thread starts).
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-
-  ASSIGN_OR_RETURN(PartyDaemonConfig config, LoadPartyDaemonConfig(config_path));
-  ASSIGN_OR_RETURN(net::Consortium consortium, net::Consortium::Load(config.consortium));
+// This party's participant entry; InvalidArgument when party.name is the
+// consortium's coordinator.
+absl::StatusOr<net::Participant> FindComputeParty(const std::filesystem::path& config_path,
+                                                  const PartyDaemonConfig& config,
+                                                  const net::Consortium& consortium) {
   ASSIGN_OR_RETURN(net::Participant me, consortium.FindByName(config.name));
   if (!me.is_compute_party()) {
     return absl::InvalidArgumentError(absl::StrCat(config_path.string(), ": party.name: \"",
                                                    config.name, "\" is the coordinator in ",
                                                    config.consortium.string()));
   }
-  ASSIGN_OR_RETURN(net::TlsIdentity identity,
-                   net::TlsIdentity::Load(config.tls_ca, config.tls_cert, config.tls_key));
-  RETURN_IF_ERROR(identity.CheckPinned(consortium, config.name));
-  // Relay mode (net/relay_client.h): a relay-mode party never listens; when
-  // any compute party is in relay mode, every party relays its MPC frames
-  // through the coordinator, sealed with its box key.
+  return me;
+}
+
+// Relay mode (net/relay_client.h): a relay-mode party never listens; when
+// any compute party is in relay mode, every party relays its MPC frames
+// through the coordinator, sealed with its box key. InvalidArgument unless
+// party.listen is set exactly when this party is not in relay mode.
+absl::Status CheckListenMatchesRelayMode(const std::filesystem::path& config_path,
+                                         const PartyDaemonConfig& config,
+                                         const net::Participant& me) {
   if (me.relay && config.listen.has_value()) {
     return absl::InvalidArgumentError(absl::StrCat(
         config_path.string(), ": party.listen: \"", config.name, "\" is in relay mode (relay = "
@@ -117,21 +106,36 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
         config_path.string(), ": party.listen: missing (only a participant with relay = true in ",
         config.consortium.string(), " runs without a listen address)"));
   }
-  const bool relay_mpc = consortium.relays_mpc();
-  std::optional<net::BoxSecretKey> box_key;
-  std::vector<net::FrameSealer::Party> sealing_parties;
-  if (relay_mpc) {
-    if (!config.box_key.has_value()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          config_path.string(), ": party.box_key: missing (", config.consortium.string(),
-          " has relay-mode parties, so every compute party seals its MPC frames with its box "
-          "key; deploy/make-certs.sh writes it as <name>.box)"));
-    }
-    ASSIGN_OR_RETURN(net::BoxSecretKey key, net::BoxSecretKey::Load(*config.box_key));
-    RETURN_IF_ERROR(key.CheckPinned(consortium, config.name));
-    box_key.emplace(std::move(key));
-    ASSIGN_OR_RETURN(sealing_parties, net::FrameSealer::PartiesOf(consortium));
+  return absl::OkStatus();
+}
+
+// When the consortium relays MPC (else a no-op): sets this party's box key
+// (pinned in the consortium) and the sealing keys of every compute party;
+// InvalidArgument without party.box_key.
+absl::Status LoadSealingKeys(const std::filesystem::path& config_path,
+                             const PartyDaemonConfig& config, const net::Consortium& consortium,
+                             std::optional<net::BoxSecretKey>& box_key,
+                             std::vector<net::FrameSealer::Party>& sealing_parties) {
+  if (!consortium.relays_mpc()) return absl::OkStatus();
+  if (!config.box_key.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        config_path.string(), ": party.box_key: missing (", config.consortium.string(),
+        " has relay-mode parties, so every compute party seals its MPC frames with its box "
+        "key; deploy/make-certs.sh writes it as <name>.box)"));
   }
+  ASSIGN_OR_RETURN(net::BoxSecretKey key, net::BoxSecretKey::Load(*config.box_key));
+  RETURN_IF_ERROR(key.CheckPinned(consortium, config.name));
+  box_key.emplace(std::move(key));
+  ASSIGN_OR_RETURN(sealing_parties, net::FrameSealer::PartiesOf(consortium));
+  return absl::OkStatus();
+}
+
+// This party's key share; InvalidArgument unless it is the share of this
+// compute party for this consortium's party count (warns when a trusted
+// dealer made it).
+absl::StatusOr<crypto::PaillierKeyShare> LoadKeyShare(const PartyDaemonConfig& config,
+                                                      const net::Consortium& consortium,
+                                                      const net::Participant& me) {
   ASSIGN_OR_RETURN(crypto::PaillierKeyShare share, crypto::ReadKeyShareFile(config.key_share));
   const crypto::ThresholdPublicKey& key = *share.public_key();
   if (key.num_parties() != consortium.num_compute_parties() ||
@@ -145,17 +149,25 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
     spdlog::warn("the key share comes from a TRUSTED DEALER: whoever dealt it can decrypt "
                  "everything (tests and demos only)");
   }
-  ASSIGN_OR_RETURN(lda::Vocabulary vocabulary, lda::ReadVocabularyFile(config.vocabulary.string()));
-  ASSIGN_OR_RETURN(lda::Corpus corpus, LoadDocuments(config, vocabulary));
-  RETURN_IF_ERROR(CreateStateDir(config.state_dir));
+  return share;
+}
 
-  ThreadPool pool(config.threads);
+// The resources of this party's sessions (pointing at share, corpus and
+// pool), with the OS's randomness or, under
+// party.insecure_deterministic_rng_seed, the INSECURE seeded streams (warned).
+absl::StatusOr<PartyResources> MakePartyResources(const std::filesystem::path& config_path,
+                                                  const PartyDaemonConfig& config,
+                                                  const net::Consortium& consortium,
+                                                  const net::Participant& me,
+                                                  const crypto::PaillierKeyShare& share,
+                                                  const lda::Vocabulary& vocabulary,
+                                                  const lda::Corpus& corpus, ThreadPool& pool) {
   PartyResources resources;
   resources.party_index = me.party_index;
   resources.num_parties = consortium.num_compute_parties();
   resources.key_share = &share;
   resources.corpus = &corpus;
-  resources.vocabulary_sha256 = VocabularySha256(vocabulary);
+  resources.vocabulary_sha256 = protocol::VocabularySha256(vocabulary);
   resources.participant = config.name;
   resources.initial_topics_seed = config.initial_topics_seed;
   resources.accept_two_holder_disclosure = config.accept_two_holder_disclosure;
@@ -181,87 +193,131 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
       return OsRng(party, source);
     };
   }
+  return resources;
+}
 
-  net::MetricsRegistry registry;
-  ASSIGN_OR_RETURN(PartyMetrics metrics, PartyMetrics::Register(registry));
-  net::PartyLinkService links(consortium);
-  const std::chrono::milliseconds receive_timeout =
-      std::chrono::seconds(config.receive_timeout_seconds);
-  std::unique_ptr<net::RelayClient> relay;         // when relay_mpc; started below
-  std::unique_ptr<net::CaptureFile> sent_capture;  // tests only; outlives every transport
-  if (config.insecure_capture_sent_payloads.has_value()) {
-    // Refused by LoadPartyDaemonConfig already when the build does not allow it.
-    ASSIGN_OR_RETURN(sent_capture,
-                     net::CaptureFile::Create(*config.insecure_capture_sent_payloads));
-    spdlog::warn(
-        "INSECURE: party.insecure_capture_sent_payloads = {} in {}: every MPC payload "
-        "this party sends is written there in the clear (tests only)",
-        config.insecure_capture_sent_payloads->string(), config_path.string());
-  }
-  auto make_direct_or_relay_transport =
-      [&](const std::string& run_id) -> absl::StatusOr<std::unique_ptr<net::RunTransport>> {
-    if (relay_mpc) {
-      net::RelayPartyTransport::Options options;
-      options.run_id = run_id;
-      options.party_id = me.party_index;
-      options.parties = sealing_parties;
-      options.receive_timeout = receive_timeout;
-      ASSIGN_OR_RETURN(std::unique_ptr<net::RelayPartyTransport> transport,
-                       net::RelayPartyTransport::Create(options, *box_key, *relay));
-      return std::unique_ptr<net::RunTransport>(std::move(transport));
-    }
-    net::GrpcPartyTransport::Options options;
+// The INSECURE capture of every MPC payload this party sends, under
+// party.insecure_capture_sent_payloads (tests only; warned); else null.
+absl::StatusOr<std::unique_ptr<net::CaptureFile>> OpenSentPayloadCapture(
+    const std::filesystem::path& config_path, const PartyDaemonConfig& config) {
+  std::unique_ptr<net::CaptureFile> sent_capture;
+  if (!config.insecure_capture_sent_payloads.has_value()) return sent_capture;
+  // Refused by LoadPartyDaemonConfig already when the build does not allow it.
+  ASSIGN_OR_RETURN(sent_capture, net::CaptureFile::Create(*config.insecure_capture_sent_payloads));
+  spdlog::warn(
+      "INSECURE: party.insecure_capture_sent_payloads = {} in {}: every MPC payload "
+      "this party sends is written there in the clear (tests only)",
+      config.insecure_capture_sent_payloads->string(), config_path.string());
+  return sent_capture;
+}
+
+// What the MPC transports of this party's runs are made of: every referenced
+// object outlives every transport (`relay` is set once the control service
+// exists, before any run).
+struct TransportParts {
+  bool relay_mpc;
+  int party_index;
+  std::chrono::milliseconds receive_timeout;
+  const std::vector<net::FrameSealer::Party>& sealing_parties;
+  const std::optional<net::BoxSecretKey>& box_key;
+  const std::unique_ptr<net::RelayClient>& relay;
+  const net::Consortium& consortium;
+  const net::TlsIdentity& identity;
+  net::PartyLinkService& links;
+  const std::unique_ptr<net::CaptureFile>& sent_capture;  // null unless capturing
+};
+
+// A run's transport: its frames sealed through the coordinator's relay when
+// the consortium relays MPC, else direct mutual-TLS links to the parties.
+absl::StatusOr<std::unique_ptr<net::RunTransport>> MakeDirectOrRelayTransport(
+    const TransportParts& parts, const std::string& run_id) {
+  if (parts.relay_mpc) {
+    net::RelayPartyTransport::Options options;
     options.run_id = run_id;
-    options.party_id = me.party_index;
-    options.parties = net::ComputePartyEndpoints(consortium);
-    options.receive_timeout = receive_timeout;
-    ASSIGN_OR_RETURN(std::unique_ptr<net::GrpcPartyTransport> transport,
-                     net::GrpcPartyTransport::Create(options, identity, links));
+    options.party_id = parts.party_index;
+    options.parties = parts.sealing_parties;
+    options.receive_timeout = parts.receive_timeout;
+    ASSIGN_OR_RETURN(std::unique_ptr<net::RelayPartyTransport> transport,
+                     net::RelayPartyTransport::Create(options, *parts.box_key, *parts.relay));
     return std::unique_ptr<net::RunTransport>(std::move(transport));
-  };
-  auto make_transport =
-      [&](const std::string& run_id) -> absl::StatusOr<std::unique_ptr<net::RunTransport>> {
+  }
+  net::GrpcPartyTransport::Options options;
+  options.run_id = run_id;
+  options.party_id = parts.party_index;
+  options.parties = net::ComputePartyEndpoints(parts.consortium);
+  options.receive_timeout = parts.receive_timeout;
+  ASSIGN_OR_RETURN(std::unique_ptr<net::GrpcPartyTransport> transport,
+                   net::GrpcPartyTransport::Create(options, parts.identity, parts.links));
+  return std::unique_ptr<net::RunTransport>(std::move(transport));
+}
+
+// The control service's transport factory: MakeDirectOrRelayTransport, its
+// sent payloads also written to the sent-payload capture when there is one.
+PartyControlService::TransportFactory MakeTransportFactory(const TransportParts& parts) {
+  return [parts](const std::string& run_id) -> absl::StatusOr<std::unique_ptr<net::RunTransport>> {
     ASSIGN_OR_RETURN(std::unique_ptr<net::RunTransport> transport,
-                     make_direct_or_relay_transport(run_id));
-    if (sent_capture == nullptr) return transport;
+                     MakeDirectOrRelayTransport(parts, run_id));
+    if (parts.sent_capture == nullptr) return transport;
     return std::unique_ptr<net::RunTransport>(
-        std::make_unique<SentPayloadCapture>(std::move(transport), *sent_capture));
+        std::make_unique<SentPayloadCapture>(std::move(transport), *parts.sent_capture));
   };
-  PartyControlService control(config.name, consortium, make_transport, resources, metrics);
-  if (relay_mpc) {
-    const net::Participant& coordinator = consortium.coordinator();
-    net::RelayClient::Options options;
-    options.name = config.name;
-    options.coordinator_name = coordinator.name;
-    options.coordinator_address = coordinator.address;
-    options.coordinator_fingerprint = coordinator.cert_fingerprint;
-    relay = std::make_unique<net::RelayClient>(
-        options, identity,
-        [&control](const pplda::v1::RelayedCall& call) { return control.HandleRelayed(call); });
-  }
+}
+
+// The client of the coordinator's relay (it dials at once), handing the
+// relayed control calls to `control`.
+std::unique_ptr<net::RelayClient> StartRelayClient(const PartyDaemonConfig& config,
+                                                   const net::Consortium& consortium,
+                                                   const net::TlsIdentity& identity,
+                                                   PartyControlService& control) {
+  const net::Participant& coordinator = consortium.coordinator();
+  net::RelayClient::Options options;
+  options.name = config.name;
+  options.coordinator_name = coordinator.name;
+  options.coordinator_address = coordinator.address;
+  options.coordinator_fingerprint = coordinator.cert_fingerprint;
+  return std::make_unique<net::RelayClient>(
+      options, identity,
+      [&control](const pplda::v1::RelayedCall& call) { return control.HandleRelayed(call); });
+}
+
+// The mutual-TLS gRPC server of PartyLink, PartyControl and health on
+// party.listen, or null without one; Unavailable when it cannot listen.
+absl::StatusOr<std::unique_ptr<grpc::Server>> StartGrpcServer(
+    const std::filesystem::path& config_path, const PartyDaemonConfig& config,
+    const net::TlsIdentity& identity, net::PartyLinkService& links, PartyControlService& control) {
   std::unique_ptr<grpc::Server> server;
-  if (config.listen.has_value()) {
-    grpc::EnableDefaultHealthCheckService(true);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort(*config.listen, identity.server_credentials(), &port);
-    net::ConfigureServerBuilder(builder);
-    builder.RegisterService(&links);
-    builder.RegisterService(&control);
-    server = builder.BuildAndStart();
-    if (server == nullptr || port == 0) {
-      return absl::UnavailableError(absl::StrCat(config_path.string(),
-                                                 ": party.listen: cannot listen on ",
-                                                 *config.listen,
-                                                 " (in use, or not this host's address)"));
-    }
+  if (!config.listen.has_value()) return server;
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(*config.listen, identity.server_credentials(), &port);
+  net::ConfigureServerBuilder(builder);
+  builder.RegisterService(&links);
+  builder.RegisterService(&control);
+  server = builder.BuildAndStart();
+  if (server == nullptr || port == 0) {
+    return absl::UnavailableError(absl::StrCat(config_path.string(),
+                                               ": party.listen: cannot listen on ", *config.listen,
+                                               " (in use, or not this host's address)"));
   }
+  return server;
+}
+
+// The /metrics + /healthz HTTP server on `address`, or null without one.
+absl::StatusOr<std::unique_ptr<net::MetricsServer>> StartMetricsServer(
+    const net::MetricsRegistry& registry, const std::optional<std::string>& address) {
   std::unique_ptr<net::MetricsServer> metrics_server;
-  if (config.metrics_listen.has_value()) {
-    net::MetricsServer::Options options;
-    options.address = *config.metrics_listen;
-    ASSIGN_OR_RETURN(metrics_server, net::MetricsServer::Start(registry, options));
-  }
+  if (!address.has_value()) return metrics_server;
+  net::MetricsServer::Options options;
+  options.address = *address;
+  ASSIGN_OR_RETURN(metrics_server, net::MetricsServer::Start(registry, options));
+  return metrics_server;
+}
+
+// Logs that this party is up: where it listens, or that it only dials the
+// coordinator (relay mode).
+void LogStarted(const PartyDaemonConfig& config, const net::Consortium& consortium,
+                const net::Participant& me, bool relay_mpc) {
   const std::string metrics_note =
       config.metrics_listen ? ", metrics on http://" + *config.metrics_listen + "/metrics"
                             : std::string();
@@ -276,13 +332,74 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
                  config.name, me.party_index, consortium.num_compute_parties(),
                  consortium.coordinator().address, metrics_note);
   }
-  const int signal = WaitForSignal();
-  spdlog::info("received {}, shutting down", signal == SIGTERM ? "SIGTERM" : "SIGINT");
-  control.Shutdown(absl::UnavailableError("party " + config.name + " is shutting down"));
+}
+
+// Stops the party: the active run's links, then the relay client, the gRPC
+// server (in-flight calls get 5 s) and the metrics server, those there are.
+void ShutDown(const std::string& name, PartyControlService& control, net::RelayClient* relay,
+              grpc::Server* server, net::MetricsServer* metrics_server) {
+  control.Shutdown(absl::UnavailableError("party " + name + " is shutting down"));
   if (relay) relay->Stop();
   if (server) server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   if (metrics_server) metrics_server->Stop();
   spdlog::info("stopped");
+}
+
+}  // namespace
+
+absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
+  // Signals go to WaitForTerminationSignal only (blocked before any thread starts).
+  net::BlockTerminationSignals();
+
+  ASSIGN_OR_RETURN(PartyDaemonConfig config, LoadPartyDaemonConfig(config_path));
+  ASSIGN_OR_RETURN(net::Consortium consortium, net::Consortium::Load(config.consortium));
+  ASSIGN_OR_RETURN(net::Participant me, FindComputeParty(config_path, config, consortium));
+  ASSIGN_OR_RETURN(net::TlsIdentity identity,
+                   net::TlsIdentity::Load(config.tls_ca, config.tls_cert, config.tls_key));
+  RETURN_IF_ERROR(identity.CheckPinned(consortium, config.name));
+  RETURN_IF_ERROR(CheckListenMatchesRelayMode(config_path, config, me));
+  const bool relay_mpc = consortium.relays_mpc();
+  std::optional<net::BoxSecretKey> box_key;
+  std::vector<net::FrameSealer::Party> sealing_parties;
+  RETURN_IF_ERROR(LoadSealingKeys(config_path, config, consortium, box_key, sealing_parties));
+  ASSIGN_OR_RETURN(crypto::PaillierKeyShare share, LoadKeyShare(config, consortium, me));
+  ASSIGN_OR_RETURN(lda::Vocabulary vocabulary, lda::ReadVocabularyFile(config.vocabulary.string()));
+  ASSIGN_OR_RETURN(lda::Corpus corpus, LoadDocuments(config, vocabulary));
+  RETURN_IF_ERROR(CreateStateDir(config.state_dir));
+
+  ThreadPool pool(config.threads);
+  ASSIGN_OR_RETURN(PartyResources resources, MakePartyResources(config_path, config, consortium, me,
+                                                                share, vocabulary, corpus, pool));
+  net::MetricsRegistry registry;
+  ASSIGN_OR_RETURN(PartyMetrics metrics, PartyMetrics::Register(registry));
+  net::PartyLinkService links(consortium);
+  std::unique_ptr<net::RelayClient> relay;  // when relay_mpc; started below
+  // Tests only; outlives every transport.
+  ASSIGN_OR_RETURN(std::unique_ptr<net::CaptureFile> sent_capture,
+                   OpenSentPayloadCapture(config_path, config));
+  PartyControlService control(
+      config.name, consortium,
+      MakeTransportFactory({.relay_mpc = relay_mpc,
+                            .party_index = me.party_index,
+                            .receive_timeout = std::chrono::seconds(config.receive_timeout_seconds),
+                            .sealing_parties = sealing_parties,
+                            .box_key = box_key,
+                            .relay = relay,
+                            .consortium = consortium,
+                            .identity = identity,
+                            .links = links,
+                            .sent_capture = sent_capture}),
+      resources, metrics);
+  if (relay_mpc) relay = StartRelayClient(config, consortium, identity, control);
+  ASSIGN_OR_RETURN(std::unique_ptr<grpc::Server> server,
+                   StartGrpcServer(config_path, config, identity, links, control));
+  ASSIGN_OR_RETURN(std::unique_ptr<net::MetricsServer> metrics_server,
+                   StartMetricsServer(registry, config.metrics_listen));
+  LogStarted(config, consortium, me, relay_mpc);
+
+  const int signal = net::WaitForTerminationSignal();
+  spdlog::info("received {}, shutting down", signal == SIGTERM ? "SIGTERM" : "SIGINT");
+  ShutDown(config.name, control, relay.get(), server.get(), metrics_server.get());
   return absl::OkStatus();
 }
 

@@ -4,13 +4,14 @@
 // L = 50, delta 1e-5), against a floating-point std::normal_distribution
 // draw (not private; the baseline) in the same run, and the final-count
 // noise (no DP guarantee, privacy/final_count_noise.h) of a whole K = 10 x
-// V = 6,579 model (the bundled corpus in sentence windows). Randomness: crypto::SeededRng (ChaCha20), as the
+// V = 6,579 model (the bundled corpus in sentence windows). Randomness: crypto::SeededRng
+// (ChaCha20), as the
 // audit's shadows use; `pplda train` uses libsodium's CSPRNG.
 #include <random>
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "lda/lda_model.h"
 #include "privacy/discrete_gaussian.h"
 #include "privacy/final_count_noise.h"

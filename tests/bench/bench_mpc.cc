@@ -16,13 +16,13 @@
 
 #include "absl/status/status.h"
 #include "base/status_macros.h"
-#include "crypto/comparison.h"
-#include "crypto/mpc_testing.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/share_conversion.h"
-#include "crypto/reciprocal.h"
-#include "crypto/replicated_ring.h"
-#include "crypto/secure_draw.h"
+#include "crypto/conversion/share_conversion.h"
+#include "crypto/mpc/comparison.h"
+#include "crypto/mpc/mpc_testing.h"
+#include "crypto/mpc/reciprocal.h"
+#include "crypto/mpc/replicated_ring.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "protocol/secure_draw.h"
 #include "tests/bench/network_cost_model.h"
 #include "tests/bench/tuned_benchmark_main.h"
 
@@ -189,25 +189,25 @@ BENCHMARK(BM_Reciprocal)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-// Args: K, tokens, method (DrawMethod: 0 parallel tree, 1 binary search, 2
-// inverse CDF), weight bits, comparison (DrawComparison: 0 auto, which is
+// Args: K, tokens, method (protocol::DrawMethod: 0 parallel tree, 1 binary search, 2
+// inverse CDF), weight bits, comparison (protocol::DrawComparison: 0 auto, which is
 // replicated sharing for methods 1 and 2; 1 statistical, 2 full range: the
 // field comparisons). Owners rotate over the 3 parties; weights are random
 // below 2^(bits-5).
 void BM_SecureDraw(benchmark::State& state) {
   const int num_topics = static_cast<int>(state.range(0));
   const size_t tokens = state.range(1);
-  const DrawMethod method = static_cast<DrawMethod>(state.range(2));
+  const protocol::DrawMethod method = static_cast<protocol::DrawMethod>(state.range(2));
   const int weight_bits = static_cast<int>(state.range(3));
   auto bed = MakeBed(3, 11);
   SeededRng rng(12);
   auto weights = bed->Share(RandomBoundedVector(rng, tokens * num_topics, weight_bits - 5));
   std::vector<int> owners(tokens);
   for (size_t tau = 0; tau < tokens; ++tau) owners[tau] = static_cast<int>(tau % 3);
-  const auto comparison = static_cast<DrawComparison>(state.range(4));
-  const SecureDrawOptions options{num_topics, weight_bits, method, comparison};
+  const auto comparison = static_cast<protocol::DrawComparison>(state.range(4));
+  const protocol::SecureDrawOptions options{num_topics, weight_bits, method, comparison};
   TimeBatch(state, *bed, tokens, [&](MpcEngine& e) {
-    return SecureDraw(e, weights[e.party_id()], owners, options).status();
+    return protocol::SecureDraw(e, weights[e.party_id()], owners, options).status();
   });
 }
 BENCHMARK(BM_SecureDraw)

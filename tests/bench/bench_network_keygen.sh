@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Dealer-free key generation over the network (issue 20; docs/crypto.md,
+# Dealer-free key generation over the network (docs/crypto.md,
 # "Dealer-free keys"): the three compute parties of a consortium on this
 # machine (deploy/lib/local-consortium.sh: certificates, consortium file,
 # configs), each running `pplda keys generate --config <its party.toml>` in

@@ -39,16 +39,15 @@
 //                        of 2 bits(N) bits, like 2 Delta s_i. Skipped without
 //                        IFMA.
 // After the runs a table prints every time and its ratio to BM_PowmBaseline
-// of the same size, plus the three targets of issue 4:
+// of the same size, plus the three targets:
 //   partial decryption <= 1.1 x baseline, table encryption <= 0.15 x
 //   BM_FullRandomiser, 2-thread batch throughput >= 1.8 x 1 thread.
 // Single-threaded cases use CPU time of the benchmark thread (robust to other
 // load); batch cases use wall-clock time and need an otherwise idle machine;
 // their counter process_cpu_s (CPU seconds of all threads) shows whether the
 // 2-thread split adds work, which load on the machine does not distort.
-// Keys are dealt from the fixed test primes (crypto/paillier_testing.h).
+// Keys are dealt from the fixed test primes (crypto/paillier/paillier_testing.h).
 #include <benchmark/benchmark.h>
-
 #include <time.h>
 
 #include <cstdio>
@@ -59,16 +58,16 @@
 #include <vector>
 
 #include "base/thread_pool.h"
-#include "crypto/batch_modexp.h"
-#include "crypto/batch_modexp_testing.h"
-#include "crypto/big_int.h"
-#include "crypto/cpu_features.h"
-#include "crypto/packing.h"
-#include "crypto/paillier_combiner.h"
-#include "crypto/paillier_encryptor.h"
-#include "crypto/paillier_evaluator.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/arith/big_int.h"
+#include "crypto/arith/cpu_features.h"
+#include "crypto/modexp/batch_modexp.h"
+#include "crypto/modexp/batch_modexp_testing.h"
+#include "crypto/paillier/packing.h"
+#include "crypto/paillier/paillier_combiner.h"
+#include "crypto/paillier/paillier_encryptor.h"
+#include "crypto/paillier/paillier_evaluator.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 
 namespace pplda::crypto {
 namespace {
@@ -421,10 +420,10 @@ class RatioReporter : public benchmark::ConsoleReporter {
     }
   }
 
-  // The kernel-versus-GMP table of BM_DecryptPaths and the issue 11 target.
+  // The kernel-versus-GMP table of BM_DecryptPaths and its target.
   void PrintPaths() const {
     if (paths_.empty()) return;
-    std::printf("\n1000 partial decryptions, one thread (issue 11):\n");
+    std::printf("\n1000 partial decryptions, one thread:\n");
     std::printf("| N | GMP: decryptions/s | IFMA: decryptions/s | speed-up |\n");
     std::printf("|---:|---:|---:|---:|\n");
     for (size_t bits : kPathSizes) {
@@ -463,7 +462,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
       }
       std::printf("\n");
     }
-    std::printf("\nTargets (issue 4):\n");
+    std::printf("\nTargets:\n");
     for (size_t bits : kSizes) {
       const std::string b = "/" + std::to_string(bits);
       Target("partial decryption / mpz_powm (paired)", bits, Paired("BM_PairedPartialDecrypt" + b),

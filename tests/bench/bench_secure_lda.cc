@@ -5,9 +5,10 @@
 // 150 documents, 3,000 tokens), K = 5, 1024- and 2048-bit fixed test keys.
 // Case arguments: modulus bits / K / documents per party (100 doubles the
 // tokens) / verify (1: proofs of correct decryption in every conversion,
-// verified by every party) / draw (crypto::DrawMethod: 1 binary search, 2
+// verified by every party) / draw (protocol::DrawMethod: 1 binary search, 2
 // inverse CDF) / bits_by_squares (crypto::MpcConfig::SharedRandomness: 0
-// auto = random bits by the XOR of dealt bits, 1 = by pseudo-random squares). Each case runs `kIterations` secure iterations once (set-up,
+// auto = random bits by the XOR of dealt bits, 1 = by pseudo-random squares). Each case runs
+// `kIterations` secure iterations once (set-up,
 // initial encryption and publication are outside the per-iteration figure).
 //
 // Counters: s_per_iteration; phase seconds per iteration (party 0:
@@ -19,7 +20,7 @@
 // powm): the distance from the exponentiation bound with GMP's rate;
 // modexp_active_ms and exp_bound_ratio_active: the same with one
 // exponentiation on the path partial decryptions take (the IFMA kernel
-// when the CPU has it, crypto/batch_modexp.h); net_<link>_s: the
+// when the CPU has it, crypto/modexp/batch_modexp.h); net_<link>_s: the
 // network cost model (network_cost_model.h) for the iteration's rounds and
 // the busiest party's bytes.
 // Run: build-<dir>/tests/bench/bench_secure_lda --benchmark_counters_tabular=true
@@ -31,9 +32,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "crypto/batch_modexp.h"
+#include "crypto/modexp/batch_modexp.h"
+#include "crypto/paillier/paillier_testing.h"
 #include "simulation/local_consortium.h"
-#include "crypto/paillier_testing.h"
 #include "tests/bench/network_cost_model.h"
 #include "tests/bench/tuned_benchmark_main.h"
 #include "tests/protocol/protocol_test_util.h"
@@ -79,7 +80,7 @@ void BM_SecureLda(benchmark::State& state) {
   const int K = static_cast<int>(state.range(1));
   const int docs = static_cast<int>(state.range(2));
   const bool verify = state.range(3) != 0;
-  const crypto::DrawMethod draw = static_cast<crypto::DrawMethod>(state.range(4));
+  const protocol::DrawMethod draw = static_cast<protocol::DrawMethod>(state.range(4));
   const auto randomness = static_cast<crypto::MpcConfig::SharedRandomness>(state.range(5));
   auto slice = protocol_testing::SotuSlice(docs, 20, 0);
   auto key = crypto::MakeTestKey(bits, crypto::SharingScheme::kShamir, 3, 2, 5);
@@ -133,8 +134,8 @@ void BM_SecureLda(benchmark::State& state) {
   state.counters["exp_bound_ratio_active"] = active > 0 ? per_it / (pdec * active) : 0;
 }
 
-constexpr int64_t kBinary = static_cast<int64_t>(crypto::DrawMethod::kBinarySearch);
-constexpr int64_t kInverseCdf = static_cast<int64_t>(crypto::DrawMethod::kInverseCdf);
+constexpr int64_t kBinary = static_cast<int64_t>(protocol::DrawMethod::kBinarySearch);
+constexpr int64_t kInverseCdf = static_cast<int64_t>(protocol::DrawMethod::kInverseCdf);
 constexpr int64_t kAuto = static_cast<int64_t>(crypto::MpcConfig::SharedRandomness::kAuto);
 constexpr int64_t kSquares =
     static_cast<int64_t>(crypto::MpcConfig::SharedRandomness::kPseudoRandom);

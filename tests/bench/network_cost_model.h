@@ -1,4 +1,4 @@
-// The network cost model of the protocol benchmarks (issue 19): what an
+// The network cost model of the protocol benchmarks: what an
 // iteration's traffic would cost on a real link between organisations,
 //     network seconds = rounds x RTT + bytes / bandwidth,
 // with `bytes` the busiest party's payload bytes sent (its uplink is the

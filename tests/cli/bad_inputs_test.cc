@@ -1,4 +1,4 @@
-// The bad inputs of issue 24, found by trying `pplda` as a new user would:
+// Bad inputs, found by trying `pplda` as a new user would:
 // each must end in a clear error naming the file or flag, a non-zero exit,
 // and no partial or clobbered file.
 #include <algorithm>

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two or more pplda binaries timed against each other on one prepared
 # corpus, for changes of a few percent on a host whose speed drifts
-# (docs/performance.md, "Fifth session"). Not part of the test run.
+# (docs/performance.md, "Plaintext sampler against WarpLDA"). Not part of the test run.
 #
 # Default: each round runs every binary once, one after the other
 # (`pplda --quiet train --input PREPARED --topics K --alpha 0.1 --beta 0.01

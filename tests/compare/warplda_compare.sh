@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pplda's plaintext samplers side by side with WarpLDA (Chen et al., VLDB
 # 2016; github.com/thu-ml/warplda), the fastest public CPU sampler, on real
-# corpora (issue 25). Not part of the default test run.
+# corpora. Not part of the default test run.
 #
 # WarpLDA is built from its source in a scratch folder (out/warplda-compare/,
 # never committed), against Debian's gflags and libnuma. The source comes from

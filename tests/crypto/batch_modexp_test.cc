@@ -3,7 +3,7 @@
 // exponent or one per element, edge inputs, moduli the kernel does not
 // take, the thread pool, constant-time GMP, the dispatch rule, and every
 // rejected input. The IFMA cases skip (saying why) on a CPU without it.
-#include "crypto/batch_modexp.h"
+#include "crypto/modexp/batch_modexp.h"
 
 #include <cstdlib>
 #include <optional>
@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "base/thread_pool.h"
-#include "crypto/batch_modexp_testing.h"
-#include "crypto/cpu_features_testing.h"
-#include "crypto/big_int.h"
-#include "crypto/cpu_features.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/arith/big_int.h"
+#include "crypto/arith/cpu_features.h"
+#include "crypto/arith/cpu_features_testing.h"
+#include "crypto/modexp/batch_modexp_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "tests/crypto/modexp_test_util.h"
 #include "tests/crypto/paillier_test_util.h"

@@ -1,4 +1,4 @@
-#include "crypto/big_int.h"
+#include "crypto/arith/big_int.h"
 
 #include <string>
 

@@ -1,5 +1,5 @@
 // The view tests of the dealer-free modulus's biprimality test
-// (crypto/shared_modulus.h step 4, BF97 Section 3, issue 20). It opens two
+// (crypto/keygen/shared_modulus.h step 4, BF97 Section 3). It opens two
 // kinds of value:
 //  - per public base g_j (a hash of N and j), each party's
 //    v_i = g^((p_i + q_i)/4) (party 0: g^((N + 1 - p_0 - q_0)/4)) mod N,
@@ -12,10 +12,10 @@
 #include <mutex>
 #include <string>
 
-#include "crypto/big_field_mpc.h"
-#include "crypto/big_field_shamir.h"
-#include "crypto/mpc_testing.h"
-#include "crypto/shared_modulus.h"
+#include "crypto/keygen/big_field_mpc.h"
+#include "crypto/keygen/big_field_shamir.h"
+#include "crypto/keygen/shared_modulus.h"
+#include "crypto/mpc/mpc_testing.h"
 #include "gtest/gtest.h"
 #include "tests/crypto/keygen_view_stat_util.h"
 

@@ -1,11 +1,11 @@
-#include "crypto/buffered_rng.h"
+#include "crypto/random/buffered_rng.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <thread>
 #include <vector>
 
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 
 namespace pplda::crypto {

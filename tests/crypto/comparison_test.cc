@@ -1,9 +1,9 @@
-#include "crypto/comparison.h"
+#include "crypto/mpc/comparison.h"
 
 #include <functional>
 
 #include "absl/status/status.h"
-#include "crypto/mpc_testing.h"
+#include "crypto/mpc/mpc_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

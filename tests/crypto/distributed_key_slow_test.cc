@@ -1,4 +1,4 @@
-// The 2048-bit proofs of dealer-free keys (issue 20), label "slow" (minutes
+// The 2048-bit proofs of dealer-free keys, label "slow" (minutes
 // on 2 cores, so kept out of deploy/test.sh; run with `ctest -L slow`):
 // three parties in one process generate a 2048-bit shared modulus (checked
 // to be a product of two primes of 1024 bits, with the factors known only
@@ -9,10 +9,10 @@
 #include <mutex>
 #include <optional>
 
-#include "crypto/distributed_threshold_key.h"
-#include "crypto/mpc_testing.h"
-#include "crypto/paillier_combiner.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/keygen/distributed_threshold_key.h"
+#include "crypto/mpc/mpc_testing.h"
+#include "crypto/paillier/paillier_combiner.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 
 namespace pplda::crypto {

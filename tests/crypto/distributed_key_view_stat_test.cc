@@ -1,5 +1,5 @@
 // The view tests of the dealer-free decryption exponent
-// (crypto/distributed_threshold_key.h, issue 20): the two values
+// (crypto/keygen/distributed_threshold_key.h): the two values
 // DeriveThresholdKey opens,
 //   gamma = phi beta + N R       (step 1; every party sees the whole integer)
 //   d + R_d                      (step 2, d = phi sum_i (beta_i theta mod N)),
@@ -29,9 +29,9 @@
 // the tests catch a mask that is missing or shorter than the masked value.
 #include <map>
 
-#include "crypto/big_field_shamir.h"
-#include "crypto/distributed_threshold_key.h"
-#include "crypto/mpc_testing.h"
+#include "crypto/keygen/big_field_shamir.h"
+#include "crypto/keygen/distributed_threshold_key.h"
+#include "crypto/mpc/mpc_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/crypto/keygen_view_stat_util.h"

@@ -1,11 +1,11 @@
-#include "crypto/distributed_threshold_key.h"
+#include "crypto/keygen/distributed_threshold_key.h"
 
 #include <mutex>
 #include <optional>
 
-#include "crypto/mpc_testing.h"
-#include "crypto/paillier_combiner.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/mpc/mpc_testing.h"
+#include "crypto/paillier/paillier_combiner.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -1,9 +1,9 @@
-#include "crypto/field.h"
+#include "crypto/arith/field.h"
 
 #include <gmpxx.h>
 
-#include "crypto/field_vector.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/arith/field_vector.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

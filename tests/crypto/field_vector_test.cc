@@ -1,7 +1,7 @@
-#include "crypto/field_vector.h"
+#include "crypto/arith/field_vector.h"
 
 #include "absl/status/status.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

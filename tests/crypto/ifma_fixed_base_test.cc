@@ -4,15 +4,15 @@
 // 2048- and 3072-bit N, L = |N| / 2), and every refused input. Kernel cases
 // are skipped (GTEST_SKIP, with the reason) on a CPU without AVX-512 IFMA;
 // the refusal without IFMA (ScopedHideAvx512Ifma) runs everywhere.
-#include "crypto/ifma_fixed_base.h"
+#include "crypto/ifma/ifma_fixed_base.h"
 
 #include <string>
 #include <vector>
 
-#include "crypto/big_int.h"
-#include "crypto/cpu_features.h"
-#include "crypto/cpu_features_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/arith/big_int.h"
+#include "crypto/arith/cpu_features.h"
+#include "crypto/arith/cpu_features_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "tests/crypto/modexp_test_util.h"
 #include "tests/crypto/paillier_test_util.h"

@@ -3,16 +3,16 @@
 // the rejected inputs. Kernel cases are skipped (GTEST_SKIP, with the
 // reason) on a CPU without AVX-512 IFMA; the context tests and the refusal
 // test (ScopedHideAvx512Ifma) run everywhere.
-#include "crypto/ifma_modexp.h"
+#include "crypto/ifma/ifma_modexp.h"
 
 #include <string>
 #include <vector>
 
-#include "crypto/big_int.h"
-#include "crypto/cpu_features.h"
-#include "crypto/cpu_features_testing.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/arith/big_int.h"
+#include "crypto/arith/cpu_features.h"
+#include "crypto/arith/cpu_features_testing.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "tests/crypto/modexp_test_util.h"
 #include "tests/crypto/paillier_test_util.h"

@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 
 namespace pplda::crypto {
 namespace keygen_view {

@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 
 namespace pplda::crypto::testing {
 

@@ -1,10 +1,10 @@
-#include "crypto/mpc_engine.h"
+#include "crypto/mpc/mpc_engine.h"
 
 #include <mutex>
 
 #include "absl/status/status.h"
-#include "crypto/mpc_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/mpc/mpc_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -1,9 +1,9 @@
-#include "crypto/mpc_truncation.h"
+#include "crypto/mpc/mpc_truncation.h"
 
 #include <cmath>
 
 #include "absl/status/status.h"
-#include "crypto/mpc_testing.h"
+#include "crypto/mpc/mpc_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -9,9 +9,9 @@
 #include <array>
 
 #include "base/status_macros.h"
-#include "crypto/comparison.h"
-#include "crypto/replicated_ring.h"
-#include "crypto/mpc_testing.h"
+#include "crypto/mpc/comparison.h"
+#include "crypto/mpc/mpc_testing.h"
+#include "crypto/mpc/replicated_ring.h"
 #include "gtest/gtest.h"
 
 namespace pplda::crypto {

@@ -1,13 +1,14 @@
 // Packing: layout arithmetic, round trips at slot boundaries, homomorphic
 // sums through real encryption, masks, and overflow detection.
+#include "crypto/paillier/packing.h"
+
 #include <cstdint>
 #include <vector>
 
-#include "crypto/packing.h"
-#include "crypto/paillier_encryptor.h"
-#include "crypto/paillier_evaluator.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/paillier/paillier_encryptor.h"
+#include "crypto/paillier/paillier_evaluator.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "tests/crypto/paillier_test_util.h"
 

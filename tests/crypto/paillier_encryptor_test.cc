@@ -1,16 +1,17 @@
 // Encryption round trips (DJN table, pool, textbook), re-randomisation, and
 // the fixed-base table and randomiser pool underneath.
+#include "crypto/paillier/paillier_encryptor.h"
+
 #include <set>
 #include <string>
 #include <vector>
 
 #include "base/thread_pool.h"
-#include "crypto/batch_modexp.h"
-#include "crypto/fixed_base_table.h"
-#include "crypto/paillier_encryptor.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/randomiser_pool.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/modexp/batch_modexp.h"
+#include "crypto/modexp/fixed_base_table.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/paillier/randomiser_pool.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "tests/crypto/paillier_test_util.h"
 

@@ -1,12 +1,13 @@
 // Homomorphic identities, checked by decrypting and comparing with the same
 // operation on plaintexts mod N.
+#include "crypto/paillier/paillier_evaluator.h"
+
 #include <vector>
 
 #include "base/thread_pool.h"
-#include "crypto/paillier_encryptor.h"
-#include "crypto/paillier_evaluator.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/paillier/paillier_encryptor.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "tests/crypto/paillier_test_util.h"
 

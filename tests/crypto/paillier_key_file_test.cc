@@ -1,5 +1,7 @@
 // Key files: mode 0600, no overwrite, refusal of readable, foreign, symlinked,
 // oversized and malformed files.
+#include "crypto/paillier/paillier_key_file.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,10 +9,9 @@
 #include <fstream>
 #include <string>
 
-#include "crypto/paillier_key_file.h"
-#include "crypto/paillier_testing.h"
-#include "proto/paillier.pb.h"
+#include "crypto/paillier/paillier_testing.h"
 #include "gtest/gtest.h"
+#include "proto/paillier.pb.h"
 #include "tests/crypto/paillier_test_util.h"
 
 namespace pplda::crypto {

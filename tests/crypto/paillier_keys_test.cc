@@ -1,12 +1,12 @@
 // Public key validation, safe primes and dealer-mode key generation.
 #include <vector>
 
-#include "crypto/paillier_dealer.h"
-#include "crypto/paillier_public_key.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/paillier_threshold_key.h"
-#include "crypto/safe_prime.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/arith/safe_prime.h"
+#include "crypto/paillier/paillier_dealer.h"
+#include "crypto/paillier/paillier_public_key.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/paillier/paillier_threshold_key.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "tests/crypto/paillier_test_util.h"
 

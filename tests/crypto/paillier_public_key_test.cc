@@ -2,14 +2,14 @@
 // check: it accepts exactly what ValidateCiphertext accepts element by
 // element, and names the lowest bad index, within a chunk of the product
 // gcd and across chunks, serially and over a thread pool.
-#include "crypto/paillier_public_key.h"
+#include "crypto/paillier/paillier_public_key.h"
 
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "base/thread_pool.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "tests/crypto/paillier_test_util.h"
 

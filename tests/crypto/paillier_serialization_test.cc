@@ -1,12 +1,13 @@
 // Serialized forms: round trips and every rejection a receiver relies on.
+#include "crypto/paillier/paillier_serialization.h"
+
 #include <string>
 #include <vector>
 
-#include "crypto/big_int.h"
-#include "crypto/paillier_encryptor.h"
-#include "crypto/paillier_serialization.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/arith/big_int.h"
+#include "crypto/paillier/paillier_encryptor.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "tests/crypto/paillier_test_util.h"
 

@@ -4,11 +4,11 @@
 #include <vector>
 
 #include "base/thread_pool.h"
-#include "crypto/paillier_combiner.h"
-#include "crypto/paillier_encryptor.h"
-#include "crypto/paillier_key_share.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/paillier/paillier_combiner.h"
+#include "crypto/paillier/paillier_encryptor.h"
+#include "crypto/paillier/paillier_key_share.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "tests/crypto/paillier_test_util.h"
 

@@ -1,4 +1,4 @@
-#include "crypto/pseudo_random_sharing.h"
+#include "crypto/mpc/pseudo_random_sharing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -1,9 +1,9 @@
-#include "crypto/reciprocal.h"
+#include "crypto/mpc/reciprocal.h"
 
 #include <cmath>
 
 #include "absl/status/status.h"
-#include "crypto/mpc_testing.h"
+#include "crypto/mpc/mpc_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

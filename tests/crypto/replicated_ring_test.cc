@@ -1,4 +1,4 @@
-#include "crypto/replicated_ring.h"
+#include "crypto/mpc/replicated_ring.h"
 
 #include <functional>
 #include <random>
@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
-#include "crypto/mpc_testing.h"
+#include "crypto/mpc/mpc_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

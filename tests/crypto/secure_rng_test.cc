@@ -1,9 +1,9 @@
-#include "crypto/secure_rng.h"
+#include "crypto/random/secure_rng.h"
 
 #include <array>
 #include <vector>
 
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 
 namespace pplda::crypto {

@@ -1,8 +1,8 @@
-#include "crypto/share_conversion.h"
+#include "crypto/conversion/share_conversion.h"
 
 #include "absl/status/status.h"
-#include "crypto/mpc_testing.h"
-#include "crypto/paillier_testing.h"
+#include "crypto/mpc/mpc_testing.h"
+#include "crypto/paillier/paillier_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

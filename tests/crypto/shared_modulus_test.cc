@@ -1,13 +1,13 @@
-#include "crypto/shared_modulus.h"
+#include "crypto/keygen/shared_modulus.h"
 
 #include <chrono>
 #include <cstdio>
 #include <mutex>
 
 #include "base/status_macros.h"
-#include "crypto/big_field_mpc.h"
-#include "crypto/mpc_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/keygen/big_field_mpc.h"
+#include "crypto/mpc/mpc_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -1,5 +1,5 @@
-// The view test of dealer-free modulus generation (crypto/shared_modulus.h,
-// issue 20): what a party sees of the sieve's opening does not depend on the
+// The view test of dealer-free modulus generation (crypto/keygen/shared_modulus.h): what a party
+// sees of the sieve's opening does not depend on the
 // secret product. The opened value is A + sum_i R_i, where A = prod_i a_i is
 // the sieved candidate: A = 3 (mod 4) and A is a unit modulo every sieving
 // prime (never 0 mod 3, 5, 7), so without the masks the opening would show
@@ -15,9 +15,9 @@
 // (mpc_view_stat_test.cc).
 #include <map>
 
-#include "crypto/big_field_shamir.h"
-#include "crypto/mpc_testing.h"
-#include "crypto/shared_modulus.h"
+#include "crypto/keygen/big_field_shamir.h"
+#include "crypto/keygen/shared_modulus.h"
+#include "crypto/mpc/mpc_testing.h"
 #include "gtest/gtest.h"
 
 namespace pplda::crypto {

@@ -1,4 +1,4 @@
-#include "crypto/simulated_network.h"
+#include "crypto/mpc/simulated_network.h"
 
 #include <chrono>
 

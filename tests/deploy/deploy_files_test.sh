@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks of deploy/'s container and service files (issue 21):
+# Checks of deploy/'s container and service files:
 #  1. docker-compose.yml: `docker-compose config` (Debian's docker-compose
 #     validates the file against the compose schema without a daemon), no
 #     published port, one volume per participant.

@@ -285,7 +285,7 @@ TEST_F(ConsortiumRunTest, DeterministicRunEqualsSimulateWithTheSameKeyAndSeeds) 
       << "another rng seed gave the same model: the seed does not reach the sampling";
 }
 
-// DP training over the network (issue 18): with the same key and INSECURE
+// DP training over the network: with the same key and INSECURE
 // deterministic sources, the daemons' DP run publishes exactly simulate's
 // DP model (same caps, calibration, noise shares, initial topics from the
 // kInitialTopics source, draws), both record the same budget, and the DP
@@ -331,7 +331,7 @@ TEST_F(ConsortiumRunTest, DeterministicDpRunEqualsSimulateWithTheSameKeyAndSeeds
       << "a DP model file names the parties but holds no token count";
 }
 
-// The secure DP vocabulary over the network (issue 18): with the
+// The secure DP vocabulary over the network: with the
 // consortium's vocabulary file as the public candidates, the daemons select
 // the vocabulary by the DP set union between Join and Prepare and train over
 // it. With the same key and INSECURE deterministic sources the published

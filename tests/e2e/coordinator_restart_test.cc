@@ -1,4 +1,4 @@
-// Runs survive a restart of the coordinator (issue 22; docs/protocol.md,
+// Runs survive a restart of the coordinator (docs/protocol.md,
 // "Restarts"): the coordinator daemon is killed with SIGKILL at a random
 // moment of a run and started again; it resumes the run from its last saved
 // iteration boundary (its run state file: the fold, the updates to relay,

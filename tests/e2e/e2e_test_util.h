@@ -73,7 +73,7 @@ inline const std::string kPartyBinary = PPLDA_PARTY_BINARY;
 inline const std::string kCoordinatorBinary = PPLDA_COORDINATOR_BINARY;
 inline const std::filesystem::path kRepoRoot = PPLDA_REPO_ROOT;
 
-// How many SIGKILL trials the restart tests make: 20 (issue 22's proof), or
+// How many SIGKILL trials the restart tests make: 20 (the restart tests' proof), or
 // PPLDA_KILL_TRIALS in [1, 100] when set (deploy/sanitize.sh sets 3: under
 // AddressSanitizer 20 trials with real daemons outlast the test timeout,
 // and 3 still take every restart path).

@@ -1,4 +1,4 @@
-// Dealer-free key generation over the network (issue 20): the three compute
+// Dealer-free key generation over the network: the three compute
 // parties of a real consortium (mutual TLS, pinned certificates, loopback)
 // each run `pplda keys generate --config <its party.toml>` at the same time,
 // before their daemons start. Each writes only its own share (0600) and the
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "crypto/paillier_key_file.h"
+#include "crypto/paillier/paillier_key_file.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"

@@ -38,7 +38,7 @@ class PartyControlClient {
     if (!vocabulary.ok()) return vocabulary.status();
     auto client = std::unique_ptr<PartyControlClient>(new PartyControlClient());
     client->sender_ = as;
-    client->vocabulary_sha256_ = party::VocabularySha256(*vocabulary);
+    client->vocabulary_sha256_ = protocol::VocabularySha256(*vocabulary);
     for (int i = 0; i < LocalConsortium::kParties; ++i) {
       client->stubs_.push_back(pplda::v1::PartyControl::NewStub(net::CreatePeerChannel(
           *identity, c.address(i), LocalConsortium::kPartyNames[i], INT_MAX)));

@@ -20,7 +20,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "party/run_state_file.h"
+#include "protocol/run_state_file.h"
 #include "tests/e2e/e2e_test_util.h"
 #include "tests/e2e/party_control_test_util.h"
 
@@ -78,23 +78,25 @@ TEST_F(PartyFailureTest, KilledPartyFailsTheRunPromptlyAndIsNamed) {
   EXPECT_THAT(watch.output, HasSubstr("failed"));
 
   // The state a resume needs stays on disk: every participant's run state
-  // file (party/run_state_file.h) of the last iteration boundary it
+  // file (protocol/run_state_file.h) of the last iteration boundary it
   // reached, 0600, of this run and plan; the parties are at the
   // coordinator's boundary or one past it (they may finish an iteration the
   // coordinator never collected).
-  absl::StatusOr<pplda::v1::CoordinatorRunState> coordinator_state = party::ReadCoordinatorRunState(
-      party::RunStatePath(consortium_.state(-1), run_id), run_id, "coordinator");
+  absl::StatusOr<pplda::v1::CoordinatorRunState> coordinator_state =
+      protocol::ReadCoordinatorRunState(protocol::RunStatePath(consortium_.state(-1), run_id),
+                                        run_id, "coordinator");
   ASSERT_TRUE(coordinator_state.ok()) << coordinator_state.status();
   const int boundary = coordinator_state->header().iteration();
   EXPECT_GE(boundary, 1);
   EXPECT_LT(boundary, kIterations);
   EXPECT_EQ(coordinator_state->last_updates_size(), LocalConsortium::kParties);
   EXPECT_EQ(coordinator_state->header().plan_digest().size(), 32u);
-  EXPECT_EQ(FileMode(party::RunStatePath(consortium_.state(-1), run_id)), 0600u);
+  EXPECT_EQ(FileMode(protocol::RunStatePath(consortium_.state(-1), run_id)), 0600u);
   for (int i = 0; i < LocalConsortium::kParties; ++i) {
     const std::string name = LocalConsortium::kPartyNames[i];
-    const std::filesystem::path path = party::RunStatePath(consortium_.state(i), run_id);
-    absl::StatusOr<pplda::v1::PartyRunState> state = party::ReadPartyRunState(path, run_id, name);
+    const std::filesystem::path path = protocol::RunStatePath(consortium_.state(i), run_id);
+    absl::StatusOr<pplda::v1::PartyRunState> state =
+        protocol::ReadPartyRunState(path, run_id, name);
     ASSERT_TRUE(state.ok()) << name << ": " << state.status();
     EXPECT_EQ(FileMode(path), 0600u) << name;
     EXPECT_GE(state->header().iteration(), boundary) << name;

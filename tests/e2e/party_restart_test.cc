@@ -1,4 +1,4 @@
-// Runs survive a restart of a party (issue 22; docs/protocol.md,
+// Runs survive a restart of a party (docs/protocol.md,
 // "Restarts"): a party daemon is killed with SIGKILL at a random moment of a
 // run and started again. The coordinator shows the run "waiting" for it,
 // then tells every party to rebuild its session from its own run state file
@@ -29,7 +29,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "party/party_randomness.h"
-#include "party/run_state_file.h"
+#include "protocol/run_state_file.h"
 #include "tests/e2e/e2e_test_util.h"
 #include "tests/e2e/party_control_test_util.h"
 
@@ -112,9 +112,10 @@ TEST_F(PartyRestartTest, AKilledPartyRestartsAndTheRunPublishesTheSameModel) {
   // a Resume before the last iteration is refused, as is one that repeats
   // an attempt number.
   for (int i = 0; i < LocalConsortium::kParties; ++i) {
-    EXPECT_FALSE(std::filesystem::exists(party::RunStatePath(consortium_.state(i), *baseline_id)));
     EXPECT_FALSE(
-        std::filesystem::exists(party::PreviousRunStatePath(consortium_.state(i), *baseline_id)));
+        std::filesystem::exists(protocol::RunStatePath(consortium_.state(i), *baseline_id)));
+    EXPECT_FALSE(std::filesystem::exists(
+        protocol::PreviousRunStatePath(consortium_.state(i), *baseline_id)));
     EXPECT_TRUE(
         std::filesystem::exists(consortium_.state(i) / "runs" / *baseline_id / "published"));
   }
@@ -276,9 +277,9 @@ TEST_F(PartyRestartTest, ALossDuringPublicationRunsThePublicationAgain) {
     }
     // Over: no party keeps the run's state.
     for (int i = 0; i < LocalConsortium::kParties; ++i) {
-      EXPECT_FALSE(std::filesystem::exists(party::RunStatePath(consortium_.state(i), *run_id)));
+      EXPECT_FALSE(std::filesystem::exists(protocol::RunStatePath(consortium_.state(i), *run_id)));
       EXPECT_FALSE(
-          std::filesystem::exists(party::PreviousRunStatePath(consortium_.state(i), *run_id)));
+          std::filesystem::exists(protocol::PreviousRunStatePath(consortium_.state(i), *run_id)));
     }
   }
   EXPECT_TRUE(resumed) << "no kill interrupted early's partial decryptions in 3 tries";

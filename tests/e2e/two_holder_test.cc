@@ -1,6 +1,6 @@
 // Two data holders (early, middle) and a data-less helper (modern), no DP:
 // each holder could subtract its own counts from the published exact counts
-// and learn the other's (party/two_holder_disclosure.h). Over the real
+// and learn the other's (protocol/two_holder_disclosure.h). Over the real
 // daemons such a run is refused by the coordinator after Join unless `pplda
 // run start --accept-two-holder-disclosure`, and then by each holder at
 // Prepare unless its own party.toml accepts it; with both it publishes, and

@@ -12,10 +12,10 @@
 #include <thread>
 #include <vector>
 
-#include "crypto/mpc_config.h"
-#include "crypto/mpc_engine.h"
-#include "crypto/secure_rng_testing.h"
-#include "crypto/simulated_network.h"
+#include "crypto/mpc/mpc_config.h"
+#include "crypto/mpc/mpc_engine.h"
+#include "crypto/mpc/simulated_network.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -15,15 +15,15 @@
 #include <vector>
 
 #include "base/atomic_file.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/transport.h"
+#include "crypto/mpc/transport.h"
+#include "crypto/paillier/paillier_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "lda/corpus.h"
 #include "party/party_randomness.h"
 #include "party/privacy_ledger.h"
-#include "party/run_state_file.h"
 #include "proto/party_control_service.pb.h"
+#include "protocol/run_state_file.h"
 #include "tests/party/unused_transport.h"
 
 namespace pplda::party {
@@ -221,7 +221,7 @@ class PartySessionResumeTest : public ::testing::Test {
     state.mutable_header()->set_iteration(iteration);
     state.mutable_header()->set_plan_digest(digest);
     for (uint64_t t : {3, 4, 5}) state.add_tokens_per_party(t);
-    ASSERT_TRUE(WriteRunState(path, state).ok());
+    ASSERT_TRUE(protocol::WriteRunState(path, state).ok());
   }
 
   std::filesystem::path dir_;
@@ -235,15 +235,16 @@ TEST_F(PartySessionResumeTest, WithoutAStateAfterTheIterationItIsNotFound) {
   EXPECT_EQ(none.code(), absl::StatusCode::kNotFound) << none;
   EXPECT_THAT(none.message(), HasSubstr("no saved state after 2 iterations"));
   EXPECT_THAT(none.message(), HasSubstr("run-state.pb"));
-  const PlanDigest plan = ComputePlanDigest("run-1", parameters_, std::vector<int64_t>{3, 4, 5});
-  WriteState(RunStatePath(dir_, "run-1"), 3, std::string(plan.begin(), plan.end()));
+  const protocol::PlanDigest plan =
+      protocol::ComputePlanDigest("run-1", parameters_, std::vector<int64_t>{3, 4, 5});
+  WriteState(protocol::RunStatePath(dir_, "run-1"), 3, std::string(plan.begin(), plan.end()));
   absl::Status other = Resume(2);
   EXPECT_EQ(other.code(), absl::StatusCode::kNotFound) << other;
   EXPECT_THAT(other.message(), HasSubstr("iteration 3"));
 }
 
 TEST_F(PartySessionResumeTest, ADamagedFileIsNamedWithItsOwnCode) {
-  const std::filesystem::path path = RunStatePath(dir_, "run-1");
+  const std::filesystem::path path = protocol::RunStatePath(dir_, "run-1");
   {
     std::ofstream out(path, std::ios::binary);
     out << "not a run state";
@@ -270,7 +271,7 @@ TEST_F(PartySessionResumeTest, APublishedRunResumesOnlyItsPublication) {
 }
 
 TEST_F(PartySessionResumeTest, AStateOfAnotherPlanIsRefused) {
-  WriteState(PreviousRunStatePath(dir_, "run-1"), 1, std::string(32, 'x'));
+  WriteState(protocol::PreviousRunStatePath(dir_, "run-1"), 1, std::string(32, 'x'));
   absl::Status refused = Resume(1);
   EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition) << refused;
   EXPECT_THAT(refused.message(), HasSubstr("not the run's saved plan"));
@@ -286,18 +287,19 @@ TEST_F(PartySessionResumeTest, ADpVocabularyRunNeedsItsSelectedTerms) {
   parameters_.set_dp_vocab_epsilon(1);
   parameters_.set_dp_vocab_delta(5e-6);
   parameters_.set_dp_vocab_max_terms(20);
-  const std::filesystem::path path = RunStatePath(dir_, "run-1");
+  const std::filesystem::path path = protocol::RunStatePath(dir_, "run-1");
   WriteState(path, 1, std::string(32, 'x'));
   absl::Status none = Resume(1);
   EXPECT_EQ(none.code(), absl::StatusCode::kFailedPrecondition) << none;
   EXPECT_THAT(none.message(), HasSubstr("no selected vocabulary"));
   for (const std::vector<uint32_t>& bad :
        std::vector<std::vector<uint32_t>>{{1, 1}, {2, 0}, {0, 3}}) {
-    absl::StatusOr<pplda::v1::PartyRunState> state = ReadPartyRunState(path, "run-1", "p0");
+    absl::StatusOr<pplda::v1::PartyRunState> state =
+        protocol::ReadPartyRunState(path, "run-1", "p0");
     ASSERT_TRUE(state.ok());
     state->clear_selected_terms();
     for (uint32_t t : bad) state->add_selected_terms(t);
-    ASSERT_TRUE(WriteRunState(path, *state).ok());
+    ASSERT_TRUE(protocol::WriteRunState(path, *state).ok());
     absl::Status refused = Resume(1);
     EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition) << refused;
     EXPECT_THAT(refused.message(), HasSubstr("not increasing ids below 3"));

@@ -1,4 +1,4 @@
-// PartySession's secure DP vocabulary steps (issue 18): a DP vocabulary
+// PartySession's secure DP vocabulary steps: a DP vocabulary
 // needs DP training and leaves it part of the budget (refused at Join
 // otherwise, naming the flag); the three steps run in order, each once, and
 // an out-of-order step is refused without failing the run; Prepare waits for
@@ -13,8 +13,8 @@
 #include <optional>
 #include <string>
 
-#include "crypto/paillier_testing.h"
-#include "crypto/transport.h"
+#include "crypto/mpc/transport.h"
+#include "crypto/paillier/paillier_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "lda/corpus.h"

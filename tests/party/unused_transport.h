@@ -10,7 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "crypto/transport.h"
+#include "crypto/mpc/transport.h"
 
 namespace pplda::party::testing {
 

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <vector>
 
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "lda/term_topic_counts.h"
 #include "privacy/distributed_discrete_gaussian.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "privacy/dp_count_training.h"
 #include "tests/privacy/audit_test_util.h"

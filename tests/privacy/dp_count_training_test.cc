@@ -11,7 +11,7 @@
 #include <set>
 #include <string>
 
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "lda/metrics.h"
 #include "privacy/dp_shadow_trainer.h"

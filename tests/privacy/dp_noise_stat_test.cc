@@ -15,7 +15,7 @@
 #include <map>
 #include <vector>
 
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "privacy/discrete_gaussian.h"
 #include "privacy/exact_bernoulli.h"

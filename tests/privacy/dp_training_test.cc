@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "privacy/dp_shadow_trainer.h"
 #include "privacy/gibbs_shadow_trainer.h"

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "tests/privacy/audit_test_util.h"
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "privacy/zcdp_calibration.h"
 #include "tests/privacy/audit_test_util.h"

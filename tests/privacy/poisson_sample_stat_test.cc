@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "lda/corpus.h"
 #include "lda/gibbs_state.h"

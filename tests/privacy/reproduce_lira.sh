@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the LiRA figures of docs/privacy.md (Manzonelli, Zhang & Vadhan,
+# Reproduces the LiRA figures of docs/audit.md (Manzonelli, Zhang & Vadhan,
 # "Membership Inference Attacks and Privacy in Topic Modeling", Table 2 and
 # Figure 3: TPR at 0.1% FPR grows with K; Figure 6: privacy mechanisms lower
 # it) on real
@@ -59,7 +59,7 @@ seed="${SEED:-1}"
 max_tokens="${MAX_TOKENS:-}"
 if [ -n "${DP_EPSILONS:-}" ]; then
   echo "reproduce_lira: DP_EPSILONS is gone with --dp-epsilon (it claimed a DP guarantee the" \
-       "final-count noise does not give); use FINAL_NOISE_SIGMAS (docs/privacy.md)" >&2
+       "final-count noise does not give); use FINAL_NOISE_SIGMAS (docs/audit.md)" >&2
   exit 1
 fi
 noise_sigmas="${FINAL_NOISE_SIGMAS:-}"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# DP utility study of `pplda train` (the issue's "utility study"). NOT part of
+# DP utility study of `pplda train` (docs/privacy.md, "Utility study"). NOT part of
 # any test run (no CMake/CTest entry): it trains and evaluates about 45 models
 # per repeat, about 5 minutes per repeat on two idle cores at the defaults
 # (from the smoke timings: 0.4 to 2 s per model at 5 to 20 iterations). It
@@ -72,8 +72,8 @@
 #   TARGET_EPSILON, TARGET_PERCENT  the target [8, 15]
 #   TOPICS       K [10]
 #   ITERATIONS   Gibbs iterations of every model [500, pplda train's default]
-#   DP_NOISY_ITERATIONS  --dp-noisy-iterations [10]: docs/privacy.md ("Fewer
-#                noisy iterations") measured lower perplexity with fewer noisy
+#   DP_NOISY_ITERATIONS  --dp-noisy-iterations [10]: docs/measurements.md (DP
+#                utility, fewer noisy iterations) measured lower perplexity with fewer noisy
 #                releases (R = 100, 20, 5 at epsilon 8); 10 is between the
 #                measured 20 and 5. Capped at ITERATIONS; 0 = every iteration
 #   DP_SAMPLE_RATE  --dp-sample-rate q of every DP training run [1: every

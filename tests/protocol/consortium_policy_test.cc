@@ -1,4 +1,4 @@
-#include "coordinator/consortium_policy.h"
+#include "protocol/consortium_policy.h"
 
 #include <string>
 
@@ -10,8 +10,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-LeakageContext Dealt(int data_holders, int compute_parties) {
-  LeakageContext c;
+protocol::LeakageContext Dealt(int data_holders, int compute_parties) {
+  protocol::LeakageContext c;
   c.setting = "test";
   c.key_origin = "trusted dealer";
   c.data_holders = data_holders;
@@ -21,16 +21,16 @@ LeakageContext Dealt(int data_holders, int compute_parties) {
 }
 
 TEST(ConsortiumPolicyTest, ThresholdsAreAnHonestMajority) {
-  EXPECT_EQ(MpcThreshold(3), 1);
-  EXPECT_EQ(PaillierThreshold(3), 2);
-  EXPECT_EQ(MpcThreshold(5), 2);
-  EXPECT_EQ(PaillierThreshold(5), 3);
+  EXPECT_EQ(protocol::MpcThreshold(3), 1);
+  EXPECT_EQ(protocol::PaillierThreshold(3), 2);
+  EXPECT_EQ(protocol::MpcThreshold(5), 2);
+  EXPECT_EQ(protocol::PaillierThreshold(5), 3);
 }
 
 // The statement says what "not revealed" rests on and what it does not
 // cover, labels a dealt key, and spends no DP budget.
 TEST(ConsortiumPolicyTest, LeakageStatementStatesItsModelAndLimits) {
-  const nlohmann::json out = LeakageStatement(Dealt(3, 3));
+  const nlohmann::json out = protocol::LeakageStatement(Dealt(3, 3));
   const std::string hiding = out["hiding"].get<std::string>();
   EXPECT_THAT(hiding, HasSubstr("semi-honest"));
   EXPECT_THAT(hiding, HasSubstr("within 2^-40"));
@@ -47,24 +47,24 @@ TEST(ConsortiumPolicyTest, LeakageStatementStatesItsModelAndLimits) {
 }
 
 TEST(ConsortiumPolicyTest, TwoDataHoldersLearnEachOthersCountsAndAHelperIsNamed) {
-  const nlohmann::json out = LeakageStatement(Dealt(2, 3));
+  const nlohmann::json out = protocol::LeakageStatement(Dealt(2, 3));
   EXPECT_THAT(out["leakage"].get<std::string>(),
               HasSubstr("each holder learns the other's topic-term counts"));
   EXPECT_TRUE(out.contains("helper"));
 }
 
 TEST(ConsortiumPolicyTest, DeterministicRandomnessIsLabelledInsecure) {
-  LeakageContext c = Dealt(3, 3);
+  protocol::LeakageContext c = Dealt(3, 3);
   c.insecure_deterministic_rng_seed = 42;
-  const nlohmann::json out = LeakageStatement(c);
+  const nlohmann::json out = protocol::LeakageStatement(c);
   EXPECT_THAT(out["randomness"].get<std::string>(), HasSubstr("INSECURE"));
   EXPECT_THAT(out["randomness"].get<std::string>(), HasSubstr("seed 42"));
 }
 
 TEST(ConsortiumPolicyTest, DistributedKeyIsNotLabelledDealt) {
-  LeakageContext c = Dealt(3, 3);
+  protocol::LeakageContext c = Dealt(3, 3);
   c.key_origin = "distributed";
-  const nlohmann::json out = LeakageStatement(c);
+  const nlohmann::json out = protocol::LeakageStatement(c);
   EXPECT_EQ(out["key_origin"], "distributed");
   EXPECT_FALSE(out.contains("key"));
 }

@@ -1,7 +1,7 @@
-// A party's view of a secure iteration (issue 6, "Proof"): every message
+// A party's view of a secure iteration: every message
 // party 2 (a data holder that does not decrypt: only the key's threshold
 // of parties, 0 and 1, send partial decryptions) receives in one iteration is recorded
-// (RecordingTransport, crypto/mpc_testing.h). The only values that party can
+// (RecordingTransport, crypto/mpc/mpc_testing.h). The only values that party can
 // open beyond its stated outputs are the masked slot values of the
 // ciphertext-to-share conversion (it combines its peers' partial
 // decryptions); the rest of its view is Shamir shares and the statistically
@@ -15,11 +15,11 @@
 #include <cmath>
 
 #include "coordinator/lda_coordinator.h"
-#include "crypto/mpc_testing.h"
-#include "crypto/paillier_combiner.h"
-#include "crypto/paillier_encryptor.h"
-#include "crypto/paillier_serialization.h"
-#include "crypto/paillier_testing.h"
+#include "crypto/mpc/mpc_testing.h"
+#include "crypto/paillier/paillier_combiner.h"
+#include "crypto/paillier/paillier_encryptor.h"
+#include "crypto/paillier/paillier_serialization.h"
+#include "crypto/paillier/paillier_testing.h"
 #include "gtest/gtest.h"
 #include "lda/gibbs_state.h"
 #include "party/lda_party.h"
@@ -58,10 +58,10 @@ TEST(PartyViewTest, OpenedConversionSlotsAreUniformlyMasked) {
     for (const auto& d : p.documents) c += static_cast<int64_t>(d.size());
     tokens.push_back(c);
   }
-  party::SecureLdaOptions lda;
+  protocol::SecureLdaOptions lda;
   lda.num_topics = K;
-  auto plan = party::SecureLdaPlan::Create(lda, slice->train.vocabulary.size(), tokens,
-                                           key->public_key->paillier(), *config);
+  auto plan = protocol::SecureLdaPlan::Create(lda, slice->train.vocabulary.size(), tokens,
+                                              key->public_key->paillier(), *config);
   ASSERT_TRUE(plan.ok()) << plan.status();
   auto network = crypto::SimulatedNetwork::Create(n);
   ASSERT_TRUE(network.ok());
@@ -89,7 +89,7 @@ TEST(PartyViewTest, OpenedConversionSlotsAreUniformlyMasked) {
   auto coordinator =
       coordinator::LdaCoordinator::Create("view", *plan, key->public_key, &pool);
   ASSERT_TRUE(coordinator.ok());
-  std::vector<party::CountUpdate> updates(n);
+  std::vector<protocol::CountUpdate> updates(n);
   for (int p = 0; p < n; ++p) updates[p] = *parties[p]->InitialCounts();
   ASSERT_TRUE((*coordinator)->Fold(updates, 0).ok());
   for (int p = 0; p < n; ++p) ASSERT_TRUE(parties[p]->AcceptUpdates(updates).ok());

@@ -20,12 +20,12 @@
 
 #include "absl/status/statusor.h"
 #include "base/status_macros.h"
-#include "simulation/local_consortium.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "lda/corpus.h"
 #include "lda/document_reader.h"
 #include "lda/preprocessor.h"
 #include "party/party_randomness.h"
+#include "simulation/local_consortium.h"
 
 namespace pplda::protocol_testing {
 

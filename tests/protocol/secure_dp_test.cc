@@ -1,5 +1,5 @@
-// DP training in the secure protocol (party/secure_dp_noise.h,
-// party/encrypted_counts.h, party/lda_party.h DP mode), decrypting in the
+// DP training in the secure protocol (protocol/secure_dp_noise.h,
+// protocol/encrypted_counts.h, party/lda_party.h DP mode), decrypting in the
 // test with the dealt test key:
 //  - SecureDpNoise validation and the shifted schedule; one party's shares
 //    stay within B and its noise totals are the column sums;
@@ -17,13 +17,13 @@
 
 #include "coordinator/lda_coordinator.h"
 #include "coordinator/run_driver.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "party/encrypted_counts.h"
 #include "party/party_randomness.h"
-#include "party/secure_dp_noise.h"
+#include "protocol/encrypted_counts.h"
+#include "protocol/secure_dp_noise.h"
 #include "simulation/in_process_party_group.h"
 #include "simulation/local_consortium.h"
 
@@ -32,8 +32,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-party::SecureDpNoise Noise(int iterations, std::vector<int> noisy) {
-  party::SecureDpNoise dp;
+protocol::SecureDpNoise Noise(int iterations, std::vector<int> noisy) {
+  protocol::SecureDpNoise dp;
   dp.iterations = iterations;
   dp.noisy_iterations = std::move(noisy);
   dp.share_variance = 9;
@@ -47,17 +47,17 @@ TEST(SecureDpTest, NoiseParametersValidate) {
   EXPECT_THAT(std::string(Noise(3, {}).Validate().message()), HasSubstr("noisy iteration"));
   EXPECT_THAT(std::string(Noise(3, {2, 2}).Validate().message()), HasSubstr("not increasing"));
   EXPECT_THAT(std::string(Noise(3, {4}).Validate().message()), HasSubstr("not increasing"));
-  party::SecureDpNoise low = Noise(3, {1});
+  protocol::SecureDpNoise low = Noise(3, {1});
   low.share_variance = mpq_class(1, 2);
   EXPECT_THAT(std::string(low.Validate().message()), HasSubstr("at least 1"));
-  party::SecureDpNoise unbounded = Noise(3, {1});
+  protocol::SecureDpNoise unbounded = Noise(3, {1});
   unbounded.share_bound = 0;
   EXPECT_THAT(std::string(unbounded.Validate().message()), HasSubstr("share bound"));
   // The twin's 0-based schedule, shifted.
   privacy::DistributedNoise d;
   d.share_variance = 5;
   d.share_bound = 33;
-  const party::SecureDpNoise made = party::MakeSecureDpNoise(d, {0, 4, 9}, 10);
+  const protocol::SecureDpNoise made = protocol::MakeSecureDpNoise(d, {0, 4, 9}, 10);
   EXPECT_EQ(made.noisy_iterations, (std::vector<int>{1, 5, 10}));
   EXPECT_TRUE(made.IsNoisy(5));
   EXPECT_FALSE(made.IsNoisy(6));
@@ -66,7 +66,7 @@ TEST(SecureDpTest, NoiseParametersValidate) {
 
 TEST(SecureDpTest, SharesAreBoundedAndTotalsAreColumnSums) {
   crypto::SeededRng rng(3);
-  auto noise = party::NoiseForRelease(Noise(2, {1}), 50, 4, rng);
+  auto noise = protocol::NoiseForRelease(Noise(2, {1}), 50, 4, rng);
   ASSERT_TRUE(noise.ok()) << noise.status();
   std::vector<int64_t> sums(4, 0);
   int64_t nonzero = 0;
@@ -82,7 +82,7 @@ TEST(SecureDpTest, SharesAreBoundedAndTotalsAreColumnSums) {
 struct Consortium {
   crypto::DealtKey key;
   std::unique_ptr<crypto::MpcConfig> config;
-  std::unique_ptr<party::SecureLdaPlan> plan;
+  std::unique_ptr<protocol::SecureLdaPlan> plan;
   std::unique_ptr<simulation::InProcessPartyGroup> group;
   std::unique_ptr<coordinator::LdaCoordinator> coordinator;
 };
@@ -99,11 +99,11 @@ Consortium Make(int iterations, std::vector<int> noisy) {
   Consortium c;
   c.key = *crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, 3, 2, 3);
   c.config = std::make_unique<crypto::MpcConfig>(*crypto::MpcConfig::Create(3, 1));
-  party::SecureLdaOptions o;
+  protocol::SecureLdaOptions o;
   o.num_topics = 3;
   o.dp = Noise(iterations, std::move(noisy));
-  c.plan = std::make_unique<party::SecureLdaPlan>(
-      *party::SecureLdaPlan::Create(o, 4, {3, 2, 1}, c.key.public_key->paillier(), *c.config));
+  c.plan = std::make_unique<protocol::SecureLdaPlan>(
+      *protocol::SecureLdaPlan::Create(o, 4, {3, 2, 1}, c.key.public_key->paillier(), *c.config));
   std::vector<simulation::InProcessPartyInput> inputs = {
       {Docs()[0], {{0, 2, 2}}}, {Docs()[1], {{1, 2}}}, {Docs()[2], {{0}}}};
   auto rngs = [](int party,
@@ -164,12 +164,12 @@ TEST(SecureDpTest, PlanWidensValuesAndKeepsTheZeroGuard) {
   EXPECT_FALSE(c.plan->NoisyIteration(3));
   // T + n V B + 1 = 6 + 3 * 4 * 40 + 1 = 487: 9 bits.
   EXPECT_EQ(c.plan->value_bits(), 9);
-  party::SecureLdaOptions huge;
+  protocol::SecureLdaOptions huge;
   huge.num_topics = 3;
   huge.dp = Noise(2, {1});
   huge.dp->share_bound = int64_t{1} << 50;
-  auto plan = party::SecureLdaPlan::Create(huge, 100000, {3, 2, 1},
-                                           c.key.public_key->paillier(), *c.config);
+  auto plan = protocol::SecureLdaPlan::Create(huge, 100000, {3, 2, 1}, c.key.public_key->paillier(),
+                                              *c.config);
   EXPECT_EQ(plan.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
@@ -177,7 +177,7 @@ TEST(SecureDpTest, PlanWidensValuesAndKeepsTheZeroGuard) {
 // matrix holds no noise; releases are fresh; publication is the last one.
 TEST(SecureDpTest, NoisyCopyIsExactCountsPlusEveryPartysNoise) {
   Consortium c = Make(2, {1, 2});
-  party::EncryptedCounts own("r", *c.plan, c.key.public_key, nullptr);
+  protocol::EncryptedCounts own("r", *c.plan, c.key.public_key, nullptr);
   auto updates = c.group->InitialCounts();
   ASSERT_TRUE(updates.ok()) << updates.status();
   std::vector<int64_t> previous_noise;
@@ -186,7 +186,7 @@ TEST(SecureDpTest, NoisyCopyIsExactCountsPlusEveryPartysNoise) {
     ASSERT_TRUE(c.coordinator->Fold(*updates, it).ok()) << it;
     if (it < 2) {
       std::vector<int64_t> noise(12, 0), noise_totals(3, 0);
-      for (const party::CountUpdate& u : *updates) {
+      for (const protocol::CountUpdate& u : *updates) {
         ASSERT_EQ(u.noise_matrix.size(), c.plan->MatrixCiphertexts()) << "party " << u.party;
         const std::vector<int64_t> z = DecryptMatrix(c, u.noise_matrix);
         const std::vector<int64_t> zt = DecryptTotals(c, u.noise_totals);
@@ -218,7 +218,7 @@ TEST(SecureDpTest, NoisyCopyIsExactCountsPlusEveryPartysNoise) {
       ASSERT_TRUE(out.ok()) << out.status();
       *updates = out->updates;
     } else {
-      for (const party::CountUpdate& u : *updates) EXPECT_TRUE(u.noise_matrix.empty());
+      for (const protocol::CountUpdate& u : *updates) EXPECT_TRUE(u.noise_matrix.empty());
       EXPECT_EQ(own.release_iteration(), 2);  // no release after the last iteration
     }
   }
@@ -243,10 +243,10 @@ TEST(SecureDpTest, NoisyCopyIsExactCountsPlusEveryPartysNoise) {
 
 TEST(SecureDpTest, FoldRefusesMissingOrUnexpectedNoise) {
   Consortium c = Make(3, {1, 3});
-  party::EncryptedCounts own("r", *c.plan, c.key.public_key, nullptr);
+  protocol::EncryptedCounts own("r", *c.plan, c.key.public_key, nullptr);
   auto updates = c.group->InitialCounts();
   ASSERT_TRUE(updates.ok());
-  std::vector<party::CountUpdate> stripped = *updates;
+  std::vector<protocol::CountUpdate> stripped = *updates;
   stripped[1].noise_matrix.clear();
   absl::Status s = own.Fold(stripped, 0);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
@@ -256,8 +256,8 @@ TEST(SecureDpTest, FoldRefusesMissingOrUnexpectedNoise) {
   // Iteration 2 has no release: noise with the updates of iteration 1 is refused.
   auto out = c.group->Iterate(1, *updates);
   ASSERT_TRUE(out.ok()) << out.status();
-  std::vector<party::CountUpdate> extra = out->updates;
-  for (const party::CountUpdate& u : extra) EXPECT_TRUE(u.noise_matrix.empty());
+  std::vector<protocol::CountUpdate> extra = out->updates;
+  for (const protocol::CountUpdate& u : extra) EXPECT_TRUE(u.noise_matrix.empty());
   extra[2].noise_matrix = (*updates)[2].noise_matrix;
   extra[2].noise_totals = (*updates)[2].noise_totals;
   s = own.Fold(extra, 1);

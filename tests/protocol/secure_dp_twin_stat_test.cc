@@ -1,5 +1,5 @@
-// A secure DP run against its plaintext DP twin (issue 18, "A secure DP run
-// agrees statistically with the plaintext DP twin"): the same corpus (3
+// A secure DP run against its plaintext DP twin (a secure DP run agrees
+// statistically with the plaintext DP twin): the same corpus (3
 // parties of 6 four-token documents over two disjoint themes, V = 12,
 // K = 2), the same DP options (epsilon 50, delta 1e-5, L = 4, c = 2, every
 // one of 3 iterations noisy) and the same calibration (distributed noise for
@@ -19,8 +19,8 @@
 #include <numeric>
 #include <vector>
 
-#include "crypto/paillier_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gtest/gtest.h"
 #include "lda/corpus.h"
 #include "privacy/dp_count_training.h"

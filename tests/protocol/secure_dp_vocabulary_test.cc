@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "crypto/paillier_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "party/dp_vocabulary_party.h"
@@ -106,7 +106,7 @@ class DpVocabularyPartyTest : public ::testing::Test {
   privacy::CandidateUnionPlan plan_;
   std::vector<std::unique_ptr<crypto::SecureRng>> rngs_;
   std::vector<std::unique_ptr<party::DpVocabularyParty>> parties_;
-  std::vector<party::VocabularyContribution> contributions_;
+  std::vector<protocol::VocabularyContribution> contributions_;
 };
 
 TEST_F(DpVocabularyPartyTest, RefusesMissingRepeatedForeignAndMalformedContributions) {
@@ -144,10 +144,10 @@ TEST_F(DpVocabularyPartyTest, RefusesMissingRepeatedForeignAndMalformedContribut
 
 TEST_F(DpVocabularyPartyTest, DecryptsOnlyItsOwnSumAndVerifiesEveryShare) {
   crypto::SeededRng proofs(9);
-  party::CountsDigest wrong{};
+  protocol::CountsDigest wrong{};
   EXPECT_EQ(parties_[0]->Decrypt(wrong, proofs).status().code(),
             absl::StatusCode::kFailedPrecondition);  // before summing
-  std::vector<party::CountsDigest> digests;
+  std::vector<protocol::CountsDigest> digests;
   for (auto& p : parties_) digests.push_back(*p->AcceptContributions(contributions_));
   EXPECT_EQ(digests[0], digests[1]);
   EXPECT_EQ(digests[0], digests[2]);
@@ -158,21 +158,21 @@ TEST_F(DpVocabularyPartyTest, DecryptsOnlyItsOwnSumAndVerifiesEveryShare) {
   EXPECT_THAT(refused.status().message(), HasSubstr("refusing to decrypt"));
   std::vector<crypto::PartialDecryptionBatch> batches;
   for (auto& p : parties_) batches.push_back(*p->Decrypt(digests[0], proofs));
-  auto layout = party::VocabularyPackingLayout(plan_, f_.key.public_key->paillier());
+  auto layout = protocol::VocabularyPackingLayout(plan_, f_.key.public_key->paillier());
   ASSERT_TRUE(layout.ok());
-  auto counts = party::DecodeNoisyCandidateCounts(f_.key.public_key, *layout, parties_[0]->sum(),
-                                                  batches, plan_.candidates, nullptr);
+  auto counts = protocol::DecodeNoisyCandidateCounts(f_.key.public_key, *layout, parties_[0]->sum(),
+                                                     batches, plan_.candidates, nullptr);
   ASSERT_TRUE(counts.ok()) << counts.status();
   EXPECT_EQ(counts->size(), static_cast<size_t>(plan_.candidates));
   // One share is too few for a 2-of-3 key; a corrupted share is named.
-  EXPECT_EQ(party::DecodeNoisyCandidateCounts(f_.key.public_key, *layout, parties_[0]->sum(),
-                                              {batches[0]}, plan_.candidates, nullptr)
+  EXPECT_EQ(protocol::DecodeNoisyCandidateCounts(f_.key.public_key, *layout, parties_[0]->sum(),
+                                                 {batches[0]}, plan_.candidates, nullptr)
                 .status()
                 .code(),
             absl::StatusCode::kFailedPrecondition);
   batches[1].values[0] += 1;
-  EXPECT_THAT(party::DecodeNoisyCandidateCounts(f_.key.public_key, *layout, parties_[0]->sum(),
-                                                batches, plan_.candidates, nullptr)
+  EXPECT_THAT(protocol::DecodeNoisyCandidateCounts(f_.key.public_key, *layout, parties_[0]->sum(),
+                                                   batches, plan_.candidates, nullptr)
                   .status()
                   .message(),
               HasSubstr("decryption share from party 1"));
@@ -205,7 +205,7 @@ TEST_F(DpVocabularyPartyTest, ListsWithTheSameProductButDifferentEntriesAreNotCo
   EXPECT_NE(*d0, *d1);
   auto d2 = parties_[2]->AcceptContributions(contributions_);
   ASSERT_TRUE(d2.ok());
-  const std::vector<party::CountsDigest> digests = {*d0, *d1, *d2};
+  const std::vector<protocol::CountsDigest> digests = {*d0, *d1, *d2};
   for (int p : {0, 1}) {
     EXPECT_THAT(parties_[p]->ConfirmDigests(digests).message(),
                 HasSubstr("was handed other DP vocabulary contributions"));

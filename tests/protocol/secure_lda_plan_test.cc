@@ -1,13 +1,14 @@
 // Exact values of the public plan (hand-computed), the party's and the
 // coordinator's checks of bad input (status code and message), and the
 // packed layout round trip through encryption and publication.
+#include "protocol/secure_lda_plan.h"
+
 #include "coordinator/lda_coordinator.h"
-#include "crypto/paillier_encryptor.h"
-#include "crypto/paillier_testing.h"
+#include "crypto/paillier/paillier_encryptor.h"
+#include "crypto/paillier/paillier_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "party/lda_party.h"
-#include "party/secure_lda_plan.h"
 
 namespace pplda {
 namespace {
@@ -25,15 +26,15 @@ Fixture Make(int n = 3) {
   return Fixture{*std::move(key), *config};
 }
 
-absl::StatusOr<party::SecureLdaPlan> Plan(const Fixture& f, int K, int32_t V,
-                                          std::vector<int64_t> tokens, double alpha = 0.1,
-                                          double beta = 0.01) {
-  party::SecureLdaOptions o;
+absl::StatusOr<protocol::SecureLdaPlan> Plan(const Fixture& f, int K, int32_t V,
+                                             std::vector<int64_t> tokens, double alpha = 0.1,
+                                             double beta = 0.01) {
+  protocol::SecureLdaOptions o;
   o.num_topics = K;
   o.alpha = alpha;
   o.beta = beta;
-  return party::SecureLdaPlan::Create(o, V, std::move(tokens), f.key.public_key->paillier(),
-                                      f.config);
+  return protocol::SecureLdaPlan::Create(o, V, std::move(tokens), f.key.public_key->paillier(),
+                                         f.config);
 }
 
 TEST(SecureLdaPlanTest, HandComputedWidthsAndSlots) {

@@ -1,5 +1,5 @@
 // The secure run against its plaintext twin (lda/batched_gibbs_sampler.h),
-// from the same initial state (issue 6, "Proof"):
+// from the same initial state:
 //  1. Per-token distributions: a corpus of identical copies of a few base
 //     documents (so that every copy of a token has the same conditional)
 //     with fixed initial topics; one secure iteration is run R times (seeded
@@ -13,16 +13,16 @@
 //     runs (same initial topics per seed) on a SOTU slice, compared by
 //     Welch's t-test, two-sided significance 0.01 (critical |t| = 3.25,
 //     valid for >= 9 degrees of freedom).
-// Keys: the fixed 1024-bit test primes (crypto/paillier_testing.h).
+// Keys: the fixed 1024-bit test primes (crypto/paillier/paillier_testing.h).
 #include <cmath>
 #include <map>
 #include <numeric>
 
-#include "simulation/local_consortium.h"
-#include "crypto/paillier_testing.h"
+#include "crypto/paillier/paillier_testing.h"
 #include "gtest/gtest.h"
 #include "lda/batched_gibbs_sampler.h"
 #include "lda/metrics.h"
+#include "simulation/local_consortium.h"
 #include "tests/protocol/protocol_test_util.h"
 
 namespace pplda {

@@ -8,8 +8,8 @@
 
 #include "coordinator/lda_coordinator.h"
 #include "coordinator/run_driver.h"
-#include "crypto/paillier_testing.h"
-#include "crypto/secure_rng_testing.h"
+#include "crypto/paillier/paillier_testing.h"
+#include "crypto/random/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "party/party_randomness.h"
@@ -22,7 +22,7 @@ using ::testing::HasSubstr;
 
 struct Consortium {
   crypto::DealtKey key;
-  std::unique_ptr<party::SecureLdaPlan> plan;
+  std::unique_ptr<protocol::SecureLdaPlan> plan;
   std::unique_ptr<simulation::InProcessPartyGroup> group;
   std::unique_ptr<coordinator::LdaCoordinator> coordinator;
 };
@@ -32,10 +32,10 @@ Consortium Make() {
   Consortium c;
   c.key = *crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, 3, 2, 3);
   auto config = crypto::MpcConfig::Create(3, 1);
-  party::SecureLdaOptions o;
+  protocol::SecureLdaOptions o;
   o.num_topics = 3;
-  c.plan = std::make_unique<party::SecureLdaPlan>(
-      *party::SecureLdaPlan::Create(o, 4, {3, 2, 1}, c.key.public_key->paillier(), *config));
+  c.plan = std::make_unique<protocol::SecureLdaPlan>(
+      *protocol::SecureLdaPlan::Create(o, 4, {3, 2, 1}, c.key.public_key->paillier(), *config));
   std::vector<simulation::InProcessPartyInput> inputs = {
       {{{0, 1, 1}}, {{0, 2, 2}}}, {{{3, 1}}, {{1, 2}}}, {{{2}}, {{0}}}};
   auto rngs = [](int party,
@@ -118,7 +118,7 @@ TEST(UntrustedCoordinatorTest, PartyRefusesToDecryptAnythingButTheAgreedFold) {
   Consortium c = Make();
   auto updates = *c.group->InitialCounts();
   ASSERT_TRUE(c.coordinator->Fold(updates, 0).ok());
-  party::CountsDigest other = c.coordinator->digest();
+  protocol::CountsDigest other = c.coordinator->digest();
   other[0] ^= 1;
   auto shares = c.group->Publish(updates, other, 2);
   EXPECT_EQ(shares.status().code(), absl::StatusCode::kFailedPrecondition);

@@ -1,0 +1,255 @@
+// PartySession's run state on disk (party_session.h, "Restarts"): the
+// boundary saved after every iteration, the published marker, and a
+// session rebuilt from them after a restart of the party.
+#include "party/party_session.h"
+
+#include <fcntl.h>
+#include <sodium.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "base/atomic_file.h"
+#include "base/path_component.h"
+#include "base/status_macros.h"
+#include "crypto/mpc/mpc_config.h"
+#include "crypto/paillier/paillier_serialization.h"
+#include "lda/gibbs_state.h"
+#include "privacy/document_caps.h"
+#include "privacy/dp_vocabulary.h"
+#include "protocol/consortium_policy.h"
+#include "protocol/run_parameters.h"
+#include "protocol/secure_dp_noise.h"
+#include "protocol/two_holder_disclosure.h"
+#include "protocol/wire.h"
+
+namespace pplda::party {
+namespace {
+
+// Removes `path` if it exists (PermissionDenied naming it otherwise).
+absl::Status RemoveFile(const std::filesystem::path& path) {
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  if (ec) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot remove ", path.string(), ": ", ec.message()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status PartySession::SaveRunState(int iteration, const pplda::v1::CountUpdateMessage& sent) {
+  const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
+  pplda::v1::PartyRunState state;
+  pplda::v1::RunStateHeader& header = *state.mutable_header();
+  header.set_run_id(run_id_);
+  header.set_participant(resources_.participant);
+  header.set_iteration(iteration);
+  header.set_plan_digest(std::string(plan_digest_.begin(), plan_digest_.end()));
+  state.set_party_index(static_cast<uint32_t>(resources_.party_index));
+  *state.mutable_parameters() = parameters_;
+  for (int64_t t : tokens_per_party_) state.add_tokens_per_party(static_cast<uint64_t>(t));
+  for (const std::vector<int>& document : party_->Assignments()) {
+    for (int k : document) state.add_topics(static_cast<uint32_t>(k));
+  }
+  *state.mutable_sent() = sent;
+  const protocol::EncryptedCounts& counts = party_->counts();
+  state.set_folded(counts.folded());
+  state.set_counts_digest(std::string(counts.digest().begin(), counts.digest().end()));
+  *state.mutable_matrix() = crypto::CiphertextBatchToProto(key, counts.matrix());
+  *state.mutable_totals() = crypto::CiphertextBatchToProto(key, counts.totals());
+  *state.mutable_noisy_matrix() = crypto::CiphertextBatchToProto(key, counts.noisy_matrix());
+  *state.mutable_noisy_totals() = crypto::CiphertextBatchToProto(key, counts.noisy_totals());
+  state.set_release_iteration(counts.release_iteration());
+  state.set_iteration_key(iteration_randomness_->key_bytes());
+  if (iteration_randomness_->shared_keys().has_value()) {
+    state.set_shared_keys(SharedKeysToBytes(*iteration_randomness_->shared_keys()));
+  }
+  for (lda::TermId t : selected_terms_) state.add_selected_terms(static_cast<uint32_t>(t));
+  const std::filesystem::path path = protocol::RunStatePath(resources_.state_dir, run_id_);
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot create ", path.parent_path().string(), ": ", ec.message()));
+  }
+  // The boundary before becomes the previous one (a rename: a crash right
+  // after it leaves that one, which Resume reads); an iteration run again
+  // after a restart replaces the latest and keeps the previous.
+  if (current_file_iteration_ >= 0 && current_file_iteration_ < iteration &&
+      std::filesystem::exists(path, ec)) {
+    const std::filesystem::path previous =
+        protocol::PreviousRunStatePath(resources_.state_dir, run_id_);
+    std::filesystem::rename(path, previous, ec);
+    if (ec) {
+      return absl::PermissionDeniedError(absl::StrCat("cannot rename ", path.string(), " to ",
+                                                      previous.string(), ": ", ec.message()));
+    }
+  }
+  const absl::Status written = protocol::WriteRunState(path, state);
+  sodium_memzero(state.mutable_iteration_key()->data(), state.iteration_key().size());
+  sodium_memzero(state.mutable_shared_keys()->data(), state.shared_keys().size());
+  if (written.ok()) current_file_iteration_ = iteration;
+  return written;
+}
+
+std::filesystem::path PublishedMarkerPath(const std::filesystem::path& state_dir,
+                                          const std::string& run_id) {
+  return state_dir / "runs" / run_id / "published";
+}
+
+absl::Status PartySession::MarkPublished() const {
+  RETURN_IF_ERROR(WriteFileAtomically(PublishedMarkerPath(resources_.state_dir, run_id_),
+                                      run_id_ + "\n", FileMode::kPrivate));
+  return RemoveFile(protocol::PreviousRunStatePath(resources_.state_dir, run_id_));
+}
+
+absl::Status PartySession::RemoveRunState(const std::filesystem::path& state_dir,
+                                          const std::string& run_id) {
+  RETURN_IF_ERROR(RemoveFile(protocol::RunStatePath(state_dir, run_id)));
+  return RemoveFile(protocol::PreviousRunStatePath(state_dir, run_id));
+}
+
+absl::Status PartySession::CheckResumable(const std::filesystem::path& state_dir,
+                                          const std::string& run_id,
+                                          const pplda::v1::RunParameters& parameters,
+                                          int iteration) {
+  std::error_code ec;
+  if (std::filesystem::exists(PublishedMarkerPath(state_dir, run_id), ec) &&
+      iteration != static_cast<int>(parameters.iterations())) {
+    // Only the publication runs again (the same agreed fold decrypted):
+    // never an iteration after the model is out.
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id,
+                     " was published at this party: only its publication can be resumed "
+                     "(after ",
+                     parameters.iterations(), " iterations), not after ", iteration));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Resume(
+    const std::string& run_id, const pplda::v1::RunParameters& parameters,
+    const PartyResources& resources, crypto::PartyTransport& transport, int iteration) {
+  RETURN_IF_ERROR(CheckResumable(resources.state_dir, run_id, parameters, iteration));
+  ASSIGN_OR_RETURN(std::unique_ptr<PartySession> session,
+                   Create(run_id, parameters, resources, transport));
+  ASSIGN_OR_RETURN(pplda::v1::PartyRunState state, session->ReadStateAt(iteration));
+  const absl::Status restored = session->RestoreFrom(state);
+  sodium_memzero(state.mutable_iteration_key()->data(), state.iteration_key().size());
+  sodium_memzero(state.mutable_shared_keys()->data(), state.shared_keys().size());
+  RETURN_IF_ERROR(restored);
+  return session;
+}
+
+absl::StatusOr<pplda::v1::PartyRunState> PartySession::ReadStateAt(int iteration) {
+  std::string found;
+  // A damaged file's own code (DataLoss, FailedPrecondition) wins over
+  // NotFound: the operator has a file to look at.
+  absl::StatusCode code = absl::StatusCode::kNotFound;
+  for (const std::filesystem::path& path :
+       {protocol::RunStatePath(resources_.state_dir, run_id_),
+        protocol::PreviousRunStatePath(resources_.state_dir, run_id_)}) {
+    absl::StatusOr<pplda::v1::PartyRunState> state =
+        protocol::ReadPartyRunState(path, run_id_, resources_.participant);
+    if (state.ok() && path == protocol::RunStatePath(resources_.state_dir, run_id_)) {
+      current_file_iteration_ = state->header().iteration();
+    }
+    if (state.ok() && state->header().iteration() == iteration) return state;
+    if (!state.ok() && state.status().code() != absl::StatusCode::kNotFound &&
+        code == absl::StatusCode::kNotFound) {
+      code = state.status().code();
+    }
+    absl::StrAppend(&found, found.empty() ? "" : "; ",
+                    state.ok()
+                        ? absl::StrCat(path.string(), ": iteration ", state->header().iteration())
+                        : std::string(state.status().message()));
+  }
+  return absl::Status(code, absl::StrCat("run ", run_id_, ": this party has no saved state after ",
+                                         iteration, " iterations (", found, ")"));
+}
+
+absl::Status PartySession::RestoreSelectedVocabulary(const pplda::v1::PartyRunState& state) {
+  // The run's documents over the terms the DP vocabulary selected.
+  std::vector<lda::TermId> selected(state.selected_terms().begin(), state.selected_terms().end());
+  const auto candidates = static_cast<lda::TermId>(resources_.corpus->vocabulary.size());
+  for (size_t i = 0; i < selected.size(); ++i) {
+    if (selected[i] < 0 || selected[i] >= candidates || (i > 0 && selected[i] <= selected[i - 1])) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "run ", run_id_, ": the saved state's selected terms are not increasing ids below ",
+          candidates));
+    }
+  }
+  if (selected.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id_, ": the saved state has no selected vocabulary"));
+  }
+  UseSelectedVocabulary(std::move(selected));
+  vocabulary_steps_ = 3;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::vector<int>>> PartySession::SavedTopics(
+    const pplda::v1::PartyRunState& state) const {
+  if (state.topics_size() != this->tokens()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id_, ": the saved state has ", state.topics_size(),
+                     " topics, this party's documents ", this->tokens(), " tokens"));
+  }
+  std::vector<std::vector<int>> topics;
+  int64_t next = 0;
+  for (const lda::Document& d : resources_.corpus->documents) {
+    const auto length = static_cast<int64_t>(d.tokens.size());
+    topics.emplace_back(state.topics().begin() + next, state.topics().begin() + next + length);
+    next += length;
+  }
+  return topics;
+}
+
+absl::Status PartySession::RestoreFrom(const pplda::v1::PartyRunState& state) {
+  const int n = resources_.num_parties;
+  if (dp_vocabulary_.has_value()) RETURN_IF_ERROR(RestoreSelectedVocabulary(state));
+  if (state.party_index() != static_cast<uint32_t>(resources_.party_index) ||
+      state.tokens_per_party_size() != n) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id_, ": the saved state is compute party ", state.party_index(), "'s of ",
+        state.tokens_per_party_size(), ", this is party ", resources_.party_index, " of ", n));
+  }
+  std::vector<int64_t> tokens(state.tokens_per_party().begin(), state.tokens_per_party().end());
+  if (tokens[resources_.party_index] != this->tokens()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id_, ": the saved state has ", tokens[resources_.party_index],
+                     " tokens of this party, its documents now have ", this->tokens()));
+  }
+  const protocol::PlanDigest digest = protocol::ComputePlanDigest(run_id_, parameters_, tokens);
+  if (state.header().plan_digest() != std::string(digest.begin(), digest.end())) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id_, ": the coordinator's parameters are not the run's saved plan"));
+  }
+  tokens_per_party_ = tokens;
+  plan_digest_ = digest;
+  ASSIGN_OR_RETURN(protocol::SecureLdaPlan plan, BuildPlan(tokens));
+  plan_ = std::make_unique<protocol::SecureLdaPlan>(std::move(plan));
+  const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
+  ASSIGN_OR_RETURN(iteration_randomness_, IterationRandomness::FromKey(state.iteration_key()));
+  if (mpc_config_->pseudo_random_sharing()) {
+    ASSIGN_OR_RETURN(crypto::MpcEngine::SharedKeys shared,
+                     SharedKeysFromBytes(state.shared_keys()));
+    iteration_randomness_->set_shared_keys(std::move(shared));
+  }
+  ASSIGN_OR_RETURN(std::vector<std::vector<int>> topics, SavedTopics(state));
+  RETURN_IF_ERROR(CreateParty(std::move(topics)));
+  ASSIGN_OR_RETURN(protocol::CountUpdate sent,
+                   protocol::CountUpdateFromProto(state.sent(), run_id_, key, *plan_));
+  RETURN_IF_ERROR(party_->Restore(state.header().iteration(), sent, state));
+  resumed_update_ = state.sent();
+  return absl::OkStatus();
+}
+
+}  // namespace pplda::party
