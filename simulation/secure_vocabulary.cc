@@ -93,7 +93,8 @@ class InProcessVocabularyParties : public coordinator::VocabularyPartyGroup {
       ASSIGN_OR_RETURN(std::vector<lda::TermId> selected, privacy::SelectCandidates(plan_, noisy));
       lda::Vocabulary vocabulary;
       for (lda::TermId u : selected) vocabulary.Add(candidates_.term(u));
-      selections.push_back({protocol::VocabularySha256(vocabulary), vocabulary.size(),
+      selections.push_back({protocol::VocabularySha256(vocabulary),
+                            static_cast<uint64_t>(vocabulary.size()),
                             TokensOver(corpora_[p], selected)});
     }
     return selections;

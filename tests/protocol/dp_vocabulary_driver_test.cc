@@ -86,7 +86,8 @@ class TamperedParties : public VocabularyPartyGroup {
       if (!selected.ok()) return selected.status();
       lda::Vocabulary vocabulary;
       for (lda::TermId u : *selected) vocabulary.Add(candidates_.term(u));
-      out.push_back({protocol::VocabularySha256(vocabulary), vocabulary.size(), 400});
+      out.push_back({protocol::VocabularySha256(vocabulary),
+                     static_cast<uint64_t>(vocabulary.size()), 400});
     }
     if (other_selection) out[2].vocabulary_sha256 = std::string(64, '0');
     return out;
