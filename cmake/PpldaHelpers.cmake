@@ -7,6 +7,21 @@ function(pplda_library name)
   target_link_libraries(pplda_${name} PUBLIC ${ARG_DEPS})
 endfunction()
 
+# pplda_daemon(<name> <binary> DEPS ...): a daemon folder: every .cc but
+# main.cc in pplda::<name>, and <binary> built from main.cc over it. Only
+# when pplda::net (gRPC) is built.
+function(pplda_daemon name binary)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  if(NOT TARGET pplda::net)
+    return()
+  endif()
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
+  list(REMOVE_ITEM sources ${CMAKE_CURRENT_SOURCE_DIR}/main.cc)
+  pplda_library(${name} SOURCES ${sources} DEPS pplda::net gRPC::grpc++ ${ARG_DEPS})
+  add_executable(${binary} main.cc)
+  target_link_libraries(${binary} PRIVATE pplda::${name})
+endfunction()
+
 # pplda_test(<name> SOURCES ... DEPS ... [LABELS ...]): a GoogleTest binary
 # whose cases are registered one by one with ctest (label "unit" unless told).
 function(pplda_test name)

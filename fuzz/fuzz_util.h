@@ -14,6 +14,11 @@
 //    corpus there from their fixed set-up and exit, so the checked-in
 //    seeds can be made again: PPLDA_FUZZ_WRITE_SEEDS=fuzz/corpus/NAME
 //    build-fuzz/fuzz/fuzz_NAME.
+//  - PPLDA_FUZZ_MODAL_TARGET(set_up): the libFuzzer entry points of a
+//    target whose first input byte picks one of its kModes modes, run as
+//    Run(Mode, rest of the input); at start it writes its seeds when
+//    SeedFolder() names a folder (WriteSeeds) and evaluates `set_up` (the
+//    fixed state built once, before the first input).
 #ifndef PPLDA_FUZZ_FUZZ_UTIL_H_
 #define PPLDA_FUZZ_FUZZ_UTIL_H_
 
@@ -91,5 +96,20 @@ inline std::filesystem::path SeedFolder() {
 }
 
 }  // namespace pplda::fuzz
+
+// Expects pplda::fuzz::{Mode, kModes, Run, WriteSeeds}; at file scope.
+#define PPLDA_FUZZ_MODAL_TARGET(set_up)                                                    \
+  extern "C" int LLVMFuzzerInitialize(int*, char***) {                                     \
+    const std::filesystem::path seeds = pplda::fuzz::SeedFolder();                         \
+    if (!seeds.empty()) pplda::fuzz::WriteSeeds(seeds);                                    \
+    (void)(set_up);                                                                        \
+    return 0;                                                                              \
+  }                                                                                        \
+  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {                \
+    if (size == 0) return 0;                                                               \
+    pplda::fuzz::Run(static_cast<pplda::fuzz::Mode>(data[0] % pplda::fuzz::kModes),        \
+                     std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1)); \
+    return 0;                                                                              \
+  }
 
 #endif  // PPLDA_FUZZ_FUZZ_UTIL_H_

@@ -144,16 +144,4 @@ void Run(Mode mode, std::string_view bytes) {
 }  // namespace
 }  // namespace pplda::fuzz
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  const std::filesystem::path seeds = pplda::fuzz::SeedFolder();
-  if (!seeds.empty()) pplda::fuzz::WriteSeeds(seeds);
-  (void)pplda::fuzz::Receiver();
-  return 0;
-}
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size == 0) return 0;
-  pplda::fuzz::Run(static_cast<pplda::fuzz::Mode>(data[0] % pplda::fuzz::kModes),
-                   std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
-  return 0;
-}
+PPLDA_FUZZ_MODAL_TARGET(pplda::fuzz::Receiver())

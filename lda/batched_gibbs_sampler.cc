@@ -127,17 +127,13 @@ BatchedGibbsSampler::BatchedGibbsSampler(const Corpus& corpus, const SamplerOpti
 
 absl::StatusOr<std::unique_ptr<BatchedGibbsSampler>> BatchedGibbsSampler::Create(
     const Corpus& corpus, const SamplerOptions& options) {
-  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, nullptr));
-  return std::unique_ptr<BatchedGibbsSampler>(
-      new BatchedGibbsSampler(corpus, options, std::move(state)));
+  return Make<BatchedGibbsSampler>(corpus, options, nullptr);
 }
 
 absl::StatusOr<std::unique_ptr<BatchedGibbsSampler>> BatchedGibbsSampler::Create(
     const Corpus& corpus, const SamplerOptions& options,
     std::vector<std::vector<int>> initial_topics) {
-  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, &initial_topics));
-  return std::unique_ptr<BatchedGibbsSampler>(
-      new BatchedGibbsSampler(corpus, options, std::move(state)));
+  return Make<BatchedGibbsSampler>(corpus, options, &initial_topics);
 }
 
 std::string_view BatchedGibbsSampler::parallel_scheme() const {

@@ -74,6 +74,7 @@ class BatchedGibbsSampler : public LdaSampler {
   bool has_draw_counts() const { return has_draw_counts_; }
 
  private:
+  friend class LdaSampler;  // Make
   BatchedGibbsSampler(const Corpus& corpus, const SamplerOptions& options, GibbsState state);
   std::string_view parallel_scheme() const override;
   // Draws new topics for documents [begin, end) into state_.z and updates

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "lda/ad_lda_blocks.h"
 #include "lda/document_blocks.h"
 
 namespace pplda::lda {
@@ -166,19 +167,14 @@ class SparseSweep {
 
 }  // namespace
 
-struct CollapsedGibbsSampler::Block {
+// The counts this block samples against (AdLdaCounts): block 0 the global
+// ones, every other block its own copy.
+struct CollapsedGibbsSampler::Block : AdLdaCounts {
   Block(int32_t begin, int32_t end, Rng stream, int k) : doc_begin(begin), doc_end(end),
         rng(stream), scratch(k) {}
   int32_t doc_begin, doc_end;
   Rng rng;
   SweepScratch scratch;
-  // The counts this block samples against: block 0 uses the global ones,
-  // every other block its own copy (AD-LDA). All copies are equal between
-  // iterations.
-  TermTopicCounts local_counts;
-  std::vector<int64_t> local_totals;
-  TermTopicCounts* counts = nullptr;
-  std::vector<int64_t>* totals = nullptr;
   // Tokens of this block that changed topic in the current iteration (only
   // recorded when there are several blocks).
   std::vector<TopicMove> moves;
@@ -193,15 +189,7 @@ CollapsedGibbsSampler::CollapsedGibbsSampler(const Corpus& corpus,
     auto block = std::make_unique<Block>(bounds[p], bounds[p + 1],
                                          Rng::ForStream(options.seed, kStandardStreams, p),
                                          state_.num_topics);
-    if (p == 0) {
-      block->counts = &state_.term_topic;
-      block->totals = &state_.topic_totals;
-    } else {
-      block->local_counts = state_.term_topic;
-      block->local_totals = state_.topic_totals;
-      block->counts = &block->local_counts;
-      block->totals = &block->local_totals;
-    }
+    block->Bind(p, state_.term_topic, state_.topic_totals);
     blocks_.push_back(std::move(block));
   }
 }
@@ -210,22 +198,17 @@ CollapsedGibbsSampler::~CollapsedGibbsSampler() = default;
 
 absl::StatusOr<std::unique_ptr<CollapsedGibbsSampler>> CollapsedGibbsSampler::Create(
     const Corpus& corpus, const SamplerOptions& options) {
-  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, nullptr));
-  return std::unique_ptr<CollapsedGibbsSampler>(
-      new CollapsedGibbsSampler(corpus, options, std::move(state)));
+  return Make<CollapsedGibbsSampler>(corpus, options, nullptr);
 }
 
 absl::StatusOr<std::unique_ptr<CollapsedGibbsSampler>> CollapsedGibbsSampler::Create(
     const Corpus& corpus, const SamplerOptions& options,
     std::vector<std::vector<int>> initial_topics) {
-  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, &initial_topics));
-  return std::unique_ptr<CollapsedGibbsSampler>(
-      new CollapsedGibbsSampler(corpus, options, std::move(state)));
+  return Make<CollapsedGibbsSampler>(corpus, options, &initial_topics);
 }
 
 std::string_view CollapsedGibbsSampler::parallel_scheme() const {
-  return blocks_.size() == 1 ? "sequential"
-                             : "AD-LDA (document blocks, count deltas merged per iteration)";
+  return AdLdaScheme(blocks_.size());
 }
 
 void CollapsedGibbsSampler::SweepBlock(Block& block) {
@@ -238,56 +221,18 @@ void CollapsedGibbsSampler::SweepBlock(Block& block) {
   }
 }
 
-void CollapsedGibbsSampler::MergeBlocks() {
-  // Each block's copy already holds its own moves; applying every other
-  // block's moves makes all copies equal to the counts of the new z.
-  pool_->ParallelForChunks(blocks_.size(), blocks_.size(), [&](size_t begin, size_t end, int) {
-    for (size_t p = begin; p < end; ++p) {
-      Block& target = *blocks_[p];
-      for (size_t q = 0; q < blocks_.size(); ++q) {
-        if (q == p) continue;
-        for (const TopicMove& move : blocks_[q]->moves) {
-          target.counts->Decrement(move.t, move.from);
-          target.counts->Increment(move.t, move.to);
-          --(*target.totals)[move.from];
-          ++(*target.totals)[move.to];
-        }
-      }
-    }
-  });
-}
-
 absl::Status CollapsedGibbsSampler::CheckBlockCopies() const {
   for (size_t p = 1; p < blocks_.size(); ++p) {
-    const Block& b = *blocks_[p];
-    if (b.local_totals != state_.topic_totals) {
-      return absl::InternalError(absl::StrCat("block ", p, ": topic totals differ"));
-    }
-    for (TermId t = 0; t < state_.num_terms; ++t) {
-      for (int k = 0; k < state_.num_topics; ++k) {
-        if (b.local_counts.count(t, k) != state_.term_topic.count(t, k)) {
-          return absl::InternalError(
-              absl::StrCat("block ", p, ": count of term ", t, " topic ", k, " differs"));
-        }
-      }
-      if (b.local_counts.nonzero_topics(t).size() != state_.term_topic.nonzero_topics(t).size()) {
-        return absl::InternalError(
-            absl::StrCat("block ", p, ": non-zero list of term ", t, " differs"));
-      }
-    }
+    RETURN_IF_ERROR(blocks_[p]->CheckCopy(p, state_.term_topic, state_.topic_totals,
+                                          /*compare_lists=*/true));
   }
   return absl::OkStatus();
 }
 
 void CollapsedGibbsSampler::RunIteration() {
-  if (blocks_.size() == 1) {
-    SweepBlock(*blocks_[0]);
-  } else {
-    pool_->ParallelForChunks(blocks_.size(), blocks_.size(), [&](size_t begin, size_t end, int) {
-      for (size_t p = begin; p < end; ++p) SweepBlock(*blocks_[p]);
-    });
-    MergeBlocks();
-  }
+  RunAdLdaIteration(
+      pool_.get(), blocks_, [this](Block& block) { SweepBlock(block); },
+      [](Block& target, const TopicMove& move) { target.Move(move.t, move.from, move.to); });
   ++iterations_done_;
 }
 

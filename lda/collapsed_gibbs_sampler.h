@@ -63,12 +63,12 @@ class CollapsedGibbsSampler : public LdaSampler {
 
  private:
   struct Block;  // one thread's documents, counts copy and random stream
+  friend class LdaSampler;  // Make
   CollapsedGibbsSampler(const Corpus& corpus, const SamplerOptions& options,
                         GibbsState state);
 
   std::string_view parallel_scheme() const override;
   void SweepBlock(Block& block);
-  void MergeBlocks();
 
   std::vector<std::unique_ptr<Block>> blocks_;
 };

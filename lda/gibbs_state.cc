@@ -145,6 +145,21 @@ std::vector<int32_t> GibbsState::TermFrequencies() const {
   return frequencies;
 }
 
+std::vector<int64_t> GibbsState::TermOffsets() const {
+  const std::vector<int32_t> frequencies = TermFrequencies();
+  std::vector<int64_t> offsets(frequencies.size() + 1, 0);
+  for (size_t t = 0; t < frequencies.size(); ++t) offsets[t + 1] = offsets[t] + frequencies[t];
+  return offsets;
+}
+
+std::vector<int64_t> GibbsState::DocumentOffsets() const {
+  std::vector<int64_t> offsets(tokens.size() + 1, 0);
+  for (size_t m = 0; m < tokens.size(); ++m) {
+    offsets[m + 1] = offsets[m] + static_cast<int64_t>(tokens[m].size());
+  }
+  return offsets;
+}
+
 double GibbsState::LogLikelihood(double alpha, double beta) const {
   const double v_beta = num_terms * beta;
   const double lg_beta = std::lgamma(beta);

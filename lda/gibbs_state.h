@@ -81,6 +81,12 @@ struct GibbsState {
   }
   // Occurrences of every term in the corpus.
   std::vector<int32_t> TermFrequencies() const;
+  // V + 1 offsets: term t's occurrences are [offsets[t], offsets[t + 1]) of
+  // a term-major array of every occurrence.
+  std::vector<int64_t> TermOffsets() const;
+  // D + 1 offsets: document m's tokens are [offsets[m], offsets[m + 1]) of
+  // the tokens in reading order.
+  std::vector<int64_t> DocumentOffsets() const;
 
   double LogLikelihood(double alpha, double beta) const;
   std::vector<std::vector<double>> DocumentTopicMixtures(double alpha) const;

@@ -85,6 +85,16 @@ class LdaSampler {
   static absl::StatusOr<GibbsState> InitialState(
       const Corpus& corpus, const SamplerOptions& options,
       const std::vector<std::vector<int>>* initial_topics);
+  // A sampler S (a friend of LdaSampler's, constructed from corpus, options
+  // and state) started from InitialState.
+  template <typename S>
+  static absl::StatusOr<std::unique_ptr<S>> Make(
+      const Corpus& corpus, const SamplerOptions& options,
+      const std::vector<std::vector<int>>* initial_topics) {
+    absl::StatusOr<GibbsState> state = InitialState(corpus, options, initial_topics);
+    if (!state.ok()) return state.status();
+    return std::unique_ptr<S>(new S(corpus, options, *std::move(state)));
+  }
   // How the sampler uses threads, for the model's metadata.
   virtual std::string_view parallel_scheme() const = 0;
   // A sampler that keeps the assignments in its own layout between

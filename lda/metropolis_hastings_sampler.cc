@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "lda/ad_lda_blocks.h"
 #include "lda/document_blocks.h"
 #include "lda/random.h"
 
@@ -123,17 +124,13 @@ constexpr int32_t kLookahead = 8;
 
 }  // namespace
 
-struct MetropolisHastingsSampler::Block {
+// What this block samples against: block 0 the global tables, every other
+// block its own copies (AdLdaCounts and the occurrences' topics).
+struct MetropolisHastingsSampler::Block : AdLdaCounts {
   Block(int32_t begin, int32_t end, Rng stream) : doc_begin(begin), doc_end(end), rng(stream) {}
   int32_t doc_begin, doc_end;
   Rng rng;
-  // What this block samples against: block 0 uses the global tables, every
-  // other block its own copies (AD-LDA), all equal between iterations.
-  TermTopicCounts local_counts;
-  std::vector<int64_t> local_totals;
   std::vector<uint16_t> local_term_topics;
-  TermTopicCounts* counts = nullptr;
-  std::vector<int64_t>* totals = nullptr;
   uint16_t* term_topics = nullptr;
   // Tokens of this block that changed topic in the current iteration (only
   // recorded when there are several blocks).
@@ -146,17 +143,12 @@ MetropolisHastingsSampler::MetropolisHastingsSampler(const Corpus& corpus,
     : LdaSampler(corpus, options, std::move(state)) {
   state_.term_topic.DropNonzeroLists();  // not read here; saves their upkeep
   // Occurrence arrays: term-major, each term's occurrences in reading order.
-  const std::vector<int32_t> frequencies = state_.TermFrequencies();
-  term_begin_.assign(frequencies.size() + 1, 0);
-  for (size_t t = 0; t < frequencies.size(); ++t) {
-    term_begin_[t + 1] = term_begin_[t] + frequencies[t];
-  }
+  term_begin_ = state_.TermOffsets();
+  doc_begin_ = state_.DocumentOffsets();
   std::vector<int64_t> next(term_begin_.begin(), term_begin_.end() - 1);
-  doc_begin_.assign(static_cast<size_t>(state_.num_documents()) + 1, 0);
   slot_.resize(static_cast<size_t>(state_.num_tokens));
   term_topics_.resize(static_cast<size_t>(state_.num_tokens));
   for (int32_t m = 0; m < state_.num_documents(); ++m) {
-    doc_begin_[m + 1] = doc_begin_[m] + static_cast<int64_t>(state_.tokens[m].size());
     for (size_t i = 0; i < state_.tokens[m].size(); ++i) {
       const int64_t slot = next[state_.tokens[m][i]]++;
       slot_[doc_begin_[m] + i] = static_cast<int32_t>(slot);
@@ -168,18 +160,9 @@ MetropolisHastingsSampler::MetropolisHastingsSampler(const Corpus& corpus,
   for (int p = 0; p < parts; ++p) {
     auto block = std::make_unique<Block>(bounds[p], bounds[p + 1],
                                          Rng::ForStream(options.seed, kMetropolisStreams, p));
-    if (p == 0) {
-      block->counts = &state_.term_topic;
-      block->totals = &state_.topic_totals;
-      block->term_topics = term_topics_.data();
-    } else {
-      block->local_counts = state_.term_topic;
-      block->local_totals = state_.topic_totals;
-      block->local_term_topics = term_topics_;
-      block->counts = &block->local_counts;
-      block->totals = &block->local_totals;
-      block->term_topics = block->local_term_topics.data();
-    }
+    block->Bind(p, state_.term_topic, state_.topic_totals);
+    if (p > 0) block->local_term_topics = term_topics_;
+    block->term_topics = p == 0 ? term_topics_.data() : block->local_term_topics.data();
     blocks_.push_back(std::move(block));
   }
 }
@@ -188,22 +171,17 @@ MetropolisHastingsSampler::~MetropolisHastingsSampler() = default;
 
 absl::StatusOr<std::unique_ptr<MetropolisHastingsSampler>> MetropolisHastingsSampler::Create(
     const Corpus& corpus, const SamplerOptions& options) {
-  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, nullptr));
-  return std::unique_ptr<MetropolisHastingsSampler>(
-      new MetropolisHastingsSampler(corpus, options, std::move(state)));
+  return Make<MetropolisHastingsSampler>(corpus, options, nullptr);
 }
 
 absl::StatusOr<std::unique_ptr<MetropolisHastingsSampler>> MetropolisHastingsSampler::Create(
     const Corpus& corpus, const SamplerOptions& options,
     std::vector<std::vector<int>> initial_topics) {
-  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, &initial_topics));
-  return std::unique_ptr<MetropolisHastingsSampler>(
-      new MetropolisHastingsSampler(corpus, options, std::move(state)));
+  return Make<MetropolisHastingsSampler>(corpus, options, &initial_topics);
 }
 
 std::string_view MetropolisHastingsSampler::parallel_scheme() const {
-  return blocks_.size() == 1 ? "sequential"
-                             : "AD-LDA (document blocks, count deltas merged per iteration)";
+  return AdLdaScheme(blocks_.size());
 }
 
 void MetropolisHastingsSampler::SweepBlock(Block& block) {
@@ -257,35 +235,13 @@ void MetropolisHastingsSampler::SweepBlock(Block& block) {
   }
 }
 
-void MetropolisHastingsSampler::MergeBlocks() {
-  // Each block's copies already hold its own moves; applying every other
-  // block's moves makes all copies equal to the tables of the new z.
-  pool_->ParallelForChunks(blocks_.size(), blocks_.size(), [&](size_t begin, size_t end, int) {
-    for (size_t p = begin; p < end; ++p) {
-      Block& target = *blocks_[p];
-      for (size_t q = 0; q < blocks_.size(); ++q) {
-        if (q == p) continue;
-        for (const TokenMove& move : blocks_[q]->moves) {
-          target.counts->Decrement(move.t, move.from);
-          target.counts->Increment(move.t, move.to);
-          --(*target.totals)[move.from];
-          ++(*target.totals)[move.to];
-          target.term_topics[move.slot] = move.to;
-        }
-      }
-    }
-  });
-}
-
 void MetropolisHastingsSampler::RunIteration() {
-  if (blocks_.size() == 1) {
-    SweepBlock(*blocks_[0]);
-  } else {
-    pool_->ParallelForChunks(blocks_.size(), blocks_.size(), [&](size_t begin, size_t end, int) {
-      for (size_t p = begin; p < end; ++p) SweepBlock(*blocks_[p]);
-    });
-    MergeBlocks();
-  }
+  RunAdLdaIteration(
+      pool_.get(), blocks_, [this](Block& block) { SweepBlock(block); },
+      [](Block& target, const TokenMove& move) {
+        target.Move(move.t, move.from, move.to);
+        target.term_topics[move.slot] = move.to;
+      });
   ++iterations_done_;
 }
 
@@ -314,18 +270,11 @@ absl::Status MetropolisHastingsSampler::CheckConsistency() const {
     }
   }
   for (size_t p = 1; p < blocks_.size(); ++p) {
-    const Block& b = *blocks_[p];
-    if (b.local_totals != state_.topic_totals || b.local_term_topics != term_topics_) {
-      return absl::InternalError(absl::StrCat("block ", p, ": copies differ"));
+    if (blocks_[p]->local_term_topics != term_topics_) {
+      return absl::InternalError(absl::StrCat("block ", p, ": occurrence topics differ"));
     }
-    for (TermId t = 0; t < state_.num_terms; ++t) {
-      for (int k = 0; k < state_.num_topics; ++k) {
-        if (b.local_counts.count(t, k) != state_.term_topic.count(t, k)) {
-          return absl::InternalError(
-              absl::StrCat("block ", p, ": count of term ", t, " topic ", k, " differs"));
-        }
-      }
-    }
+    RETURN_IF_ERROR(blocks_[p]->CheckCopy(p, state_.term_topic, state_.topic_totals,
+                                          /*compare_lists=*/false));
   }
   return absl::OkStatus();
 }

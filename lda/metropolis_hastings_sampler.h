@@ -71,11 +71,11 @@ class MetropolisHastingsSampler : public LdaSampler {
 
  private:
   struct Block;  // one thread's documents, copies and random stream
+  friend class LdaSampler;  // Make
   MetropolisHastingsSampler(const Corpus& corpus, const SamplerOptions& options, GibbsState state);
 
   std::string_view parallel_scheme() const override;
   void SweepBlock(Block& block);
-  void MergeBlocks();
 
   // Occurrences of term t are term_topics_[term_begin_[t] .. term_begin_[t+1]);
   // token i of document m is occurrence slot_[doc_begin_[m] + i].

@@ -130,6 +130,19 @@ void ApplyCap(const PreprocessOptions& options, Document* doc, PreprocessReport*
   }
 }
 
+// A document's mapped tokens: dropped when empty (`emptied_by` names the
+// stage that emptied it), otherwise capped and added to `corpus`.
+void AddMappedDocument(Document doc, std::string_view emptied_by, const PreprocessOptions& options,
+                       Corpus& corpus, PreprocessReport* report) {
+  if (doc.tokens.empty()) {
+    DropEmpty(doc.name, emptied_by, report);
+    return;
+  }
+  ApplyCap(options, &doc, report);
+  report->tokens_out += static_cast<int64_t>(doc.tokens.size());
+  corpus.documents.push_back(std::move(doc));
+}
+
 }  // namespace
 
 nlohmann::json PreprocessReportToJson(const PreprocessReport& r) {
@@ -177,13 +190,7 @@ absl::StatusOr<Corpus> FilterByDocumentFrequency(const Corpus& tokenized,
     for (TermId t : in.tokens) {
       if (remap[t] >= 0) doc.tokens.push_back(remap[t]);
     }
-    if (doc.tokens.empty()) {
-      DropEmpty(doc.name, "document-frequency filtering", report);
-      continue;
-    }
-    ApplyCap(options, &doc, report);
-    report->tokens_out += static_cast<int64_t>(doc.tokens.size());
-    corpus.documents.push_back(std::move(doc));
+    AddMappedDocument(std::move(doc), "document-frequency filtering", options, corpus, report);
   }
   report->documents_out = corpus.num_documents();
   return corpus;
@@ -210,14 +217,9 @@ absl::StatusOr<Corpus> MapToVocabulary(const RawCorpus& raw, const Vocabulary& v
         ++report->unknown_tokens;
       }
     }
-    if (doc.tokens.empty()) {
-      DropEmpty(doc.name, tokens.empty() ? "preprocessing" : "mapping to the vocabulary",
-                report);
-      continue;
-    }
-    ApplyCap(options, &doc, report);
-    report->tokens_out += static_cast<int64_t>(doc.tokens.size());
-    corpus.documents.push_back(std::move(doc));
+    AddMappedDocument(std::move(doc),
+                      tokens.empty() ? "preprocessing" : "mapping to the vocabulary", options,
+                      corpus, report);
   }
   report->documents_out = corpus.num_documents();
   return corpus;

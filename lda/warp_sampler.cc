@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "base/thread_pool.h"
+#include "lda/sampler_options.h"
 
 namespace pplda::lda {
 namespace {
@@ -79,17 +80,12 @@ WarpSampler::WarpSampler(const Corpus& corpus, const SamplerOptions& options, Gi
       stride_(1 + doc_steps_ + word_steps_) {
   state_.term_topic.DropNonzeroLists();
   const int k = state_.num_topics;
-  const std::vector<int32_t> frequencies = state_.TermFrequencies();
-  term_begin_.assign(frequencies.size() + 1, 0);
-  for (size_t t = 0; t < frequencies.size(); ++t) {
-    term_begin_[t + 1] = term_begin_[t] + frequencies[t];
-  }
+  term_begin_ = state_.TermOffsets();
+  doc_begin_ = state_.DocumentOffsets();
   std::vector<int64_t> next(term_begin_.begin(), term_begin_.end() - 1);
-  doc_begin_.assign(static_cast<size_t>(state_.num_documents()) + 1, 0);
   doc_tokens_.resize(static_cast<size_t>(state_.num_tokens));
   records_.assign(static_cast<size_t>(state_.num_tokens) * stride_, 0);
   for (int32_t m = 0; m < state_.num_documents(); ++m) {
-    doc_begin_[m + 1] = doc_begin_[m] + static_cast<int64_t>(state_.tokens[m].size());
     for (size_t i = 0; i < state_.tokens[m].size(); ++i) {
       const int64_t n = next[state_.tokens[m][i]]++;
       doc_tokens_[doc_begin_[m] + i] = static_cast<int32_t>(n);
@@ -120,27 +116,27 @@ WarpSampler::WarpSampler(const Corpus& corpus, const SamplerOptions& options, Gi
 
 WarpSampler::~WarpSampler() = default;
 
-absl::StatusOr<std::unique_ptr<WarpSampler>> WarpSampler::Create(const Corpus& corpus,
-                                                                 const SamplerOptions& options) {
-  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, nullptr));
+absl::Status WarpSampler::CheckSteps(const SamplerOptions& options) {
+  RETURN_IF_ERROR(ValidateSamplerOptions(options));
   if (options.mh_steps < 2 || options.mh_steps > kMaxWarpSteps) {
     return absl::InvalidArgumentError(
         absl::StrCat("sampler: mh_steps is ", options.mh_steps, "; the warp sampler takes [2, ",
                      kMaxWarpSteps, "] (one document proposal and at least one word proposal)"));
   }
-  return std::unique_ptr<WarpSampler>(new WarpSampler(corpus, options, std::move(state)));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<WarpSampler>> WarpSampler::Create(const Corpus& corpus,
+                                                                 const SamplerOptions& options) {
+  RETURN_IF_ERROR(CheckSteps(options));
+  return Make<WarpSampler>(corpus, options, nullptr);
 }
 
 absl::StatusOr<std::unique_ptr<WarpSampler>> WarpSampler::Create(
     const Corpus& corpus, const SamplerOptions& options,
     std::vector<std::vector<int>> initial_topics) {
-  ASSIGN_OR_RETURN(GibbsState state, InitialState(corpus, options, &initial_topics));
-  if (options.mh_steps < 2 || options.mh_steps > kMaxWarpSteps) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("sampler: mh_steps is ", options.mh_steps, "; the warp sampler takes [2, ",
-                     kMaxWarpSteps, "] (one document proposal and at least one word proposal)"));
-  }
-  return std::unique_ptr<WarpSampler>(new WarpSampler(corpus, options, std::move(state)));
+  RETURN_IF_ERROR(CheckSteps(options));
+  return Make<WarpSampler>(corpus, options, &initial_topics);
 }
 
 std::string_view WarpSampler::parallel_scheme() const {

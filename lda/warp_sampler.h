@@ -49,6 +49,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "lda/lda_sampler.h"
 #include "lda/random.h"
@@ -76,7 +77,10 @@ class WarpSampler : public LdaSampler {
 
  private:
   struct Block;  // one thread's range, random stream, totals and scratch
+  friend class LdaSampler;  // Make
   WarpSampler(const Corpus& corpus, const SamplerOptions& options, GibbsState state);
+  // ValidateSamplerOptions, and mh_steps in [2, kMaxWarpSteps].
+  static absl::Status CheckSteps(const SamplerOptions& options);
 
   std::string_view parallel_scheme() const override;
   void SyncState() const override;

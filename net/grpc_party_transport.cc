@@ -221,18 +221,9 @@ std::vector<PartyEndpoint> ComputePartyEndpoints(const Consortium& consortium) {
 
 absl::StatusOr<std::unique_ptr<GrpcPartyTransport>> GrpcPartyTransport::Create(
     Options options, const TlsIdentity& identity, PartyLinkService& service) {
-  FrameInbox::Options inbox_options;
-  inbox_options.run_id = options.run_id;
-  for (const PartyEndpoint& p : options.parties) inbox_options.party_names.push_back(p.name);
-  inbox_options.party_id = options.party_id;
-  inbox_options.max_payload_bytes = options.max_payload_bytes;
-  inbox_options.receive_timeout = options.receive_timeout;
-  inbox_options.max_rounds_ahead = options.max_rounds_ahead;
-  // Lockstep parties queue a round or two; room for two of the largest.
-  inbox_options.max_queued_bytes =
-      std::max(inbox_options.max_queued_bytes, 2 * options.max_payload_bytes);
-  inbox_options.initial_iteration = options.initial_iteration;
-  ASSIGN_OR_RETURN(std::shared_ptr<FrameInbox> inbox, FrameInbox::Create(inbox_options));
+  std::vector<std::string> names;
+  for (const PartyEndpoint& p : options.parties) names.push_back(p.name);
+  ASSIGN_OR_RETURN(std::shared_ptr<FrameInbox> inbox, MakeInbox(options, std::move(names)));
   for (size_t i = 0; i < options.parties.size(); ++i) {
     const PartyEndpoint& p = options.parties[i];
     if (static_cast<int>(i) == options.party_id) continue;
@@ -251,13 +242,10 @@ absl::StatusOr<std::unique_ptr<GrpcPartyTransport>> GrpcPartyTransport::Create(
 }
 
 GrpcPartyTransport::GrpcPartyTransport(Options options, const TlsIdentity& identity,
-                                       PartyLinkService& service,
-                                       std::shared_ptr<FrameInbox> inbox)
-    : options_(std::move(options)),
-      service_(service),
-      inbox_(std::move(inbox)),
-      iteration_(options_.initial_iteration),
-      sent_(static_cast<int>(options_.parties.size())) {
+                                       PartyLinkService& service, std::shared_ptr<FrameInbox> inbox)
+    : InboxTransport(std::move(inbox), options.max_payload_bytes, options.initial_iteration),
+      options_(std::move(options)),
+      service_(service) {
   const int max_message = MaxMessageBytes(options_.max_payload_bytes);
   for (int j = 0; j < num_parties(); ++j) {
     if (j == party_id()) {
@@ -282,26 +270,13 @@ GrpcPartyTransport::~GrpcPartyTransport() {
   service_.Unregister(*inbox_);
 }
 
-void GrpcPartyTransport::set_iteration(int iteration) {
-  iteration_ = iteration;
-  inbox_->NoteProgress(iteration, 0);
-}
-
-void GrpcPartyTransport::NoteSent(int to, uint64_t round, uint64_t bytes) {
-  sent_.Note(to, round, bytes);
-}
-
 absl::Status GrpcPartyTransport::Send(int to, uint64_t round, std::vector<uint8_t> payload) {
-  RETURN_IF_ERROR(CheckOutgoing(party_id(), num_parties(), to, round, payload.size(),
-                                options_.max_payload_bytes));
-  if (closed_) return absl::FailedPreconditionError("transport closed");
-  if (absl::Status cause = inbox_->shutdown_cause(); !cause.ok()) return cause;
-  inbox_->NoteProgress(iteration_, round);
+  RETURN_IF_ERROR(AdmitOutgoing(to, round, payload.size()));
   pplda::v1::MpcFrame frame;
   pplda::v1::WireHeader* header = frame.mutable_header();
   header->set_protocol_version(kProtocolVersion);
   header->set_run_id(options_.run_id);
-  header->set_iteration(iteration_);
+  header->set_iteration(iteration());
   header->set_round(round);
   header->set_sender(options_.parties[party_id()].name);
   frame.set_payload(payload.data(), payload.size());
@@ -310,12 +285,6 @@ absl::Status GrpcPartyTransport::Send(int to, uint64_t round, std::vector<uint8_
   NoteSent(to, round, bytes);
   links_[to]->Enqueue(std::move(frame));
   return absl::OkStatus();
-}
-
-absl::StatusOr<std::vector<uint8_t>> GrpcPartyTransport::Receive(int from, uint64_t round) {
-  if (closed_) return absl::FailedPreconditionError("transport closed");
-  inbox_->NoteProgress(iteration_, round);
-  return inbox_->Take(from, iteration_, round);
 }
 
 absl::Status GrpcPartyTransport::Connect(std::chrono::milliseconds timeout) {
@@ -375,15 +344,6 @@ void GrpcPartyTransport::FailLink(const absl::Status& failure) {
   for (auto& link : links_) {
     if (link) link->Cancel();
   }
-}
-
-crypto::NetworkStats GrpcPartyTransport::Stats() const {
-  return sent_.Combine(inbox_->Traffic(), party_id());
-}
-
-void GrpcPartyTransport::ResetStats() {
-  inbox_->ResetTraffic();
-  sent_.Reset();
 }
 
 absl::StatusOr<crypto::NetworkStats> MergePartyStats(absl::Span<const crypto::NetworkStats> views) {

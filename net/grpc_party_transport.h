@@ -72,10 +72,10 @@
 #include "crypto/mpc/transport.h"
 #include "net/consortium_file.h"
 #include "net/frame_inbox.h"
+#include "net/inbox_transport.h"
 #include "net/message_limits.h"
 #include "net/party_link_service.h"
 #include "net/run_transport.h"
-#include "net/sent_traffic.h"
 #include "net/tls_identity.h"
 
 namespace pplda::net {
@@ -90,7 +90,7 @@ struct PartyEndpoint {
 // The consortium's compute parties by party index.
 std::vector<PartyEndpoint> ComputePartyEndpoints(const Consortium& consortium);
 
-class GrpcPartyTransport final : public RunTransport {
+class GrpcPartyTransport final : public InboxTransport {
  public:
   static constexpr std::chrono::seconds kDefaultReceiveTimeout{300};
 
@@ -115,14 +115,7 @@ class GrpcPartyTransport final : public RunTransport {
       Options options, const TlsIdentity& identity, PartyLinkService& service);
   ~GrpcPartyTransport() override;
 
-  int party_id() const override { return options_.party_id; }
-  int num_parties() const override { return static_cast<int>(options_.parties.size()); }
   absl::Status Send(int to, uint64_t round, std::vector<uint8_t> payload) override;
-  absl::StatusOr<std::vector<uint8_t>> Receive(int from, uint64_t round) override;
-
-  const std::string& run_id() const override { return options_.run_id; }
-  int iteration() const { return iteration_; }
-  void set_iteration(int iteration) override;
 
   // Opens every outgoing stream now and waits until each peer's daemon has
   // accepted it; Unavailable naming the peers that did not within `timeout`.
@@ -131,13 +124,10 @@ class GrpcPartyTransport final : public RunTransport {
   // `timeout` for the peers to acknowledge); returns the first link error.
   // Receive is unusable afterwards.
   absl::Status Close(std::chrono::milliseconds timeout) override;
-  using RunTransport::Close;  // Close() waits kDefaultCloseTimeout (60 s)
+  using InboxTransport::Close;  // Close() waits kDefaultCloseTimeout (60 s)
   // Wakes every blocked Receive (Aborted with `cause`), cancels the streams
   // and drops queued frames. Idempotent: the first cause stays.
   void Shutdown(const absl::Status& cause) override;
-
-  crypto::NetworkStats Stats() const override;
-  void ResetStats() override;
 
  private:
   class PeerLink;
@@ -146,16 +136,10 @@ class GrpcPartyTransport final : public RunTransport {
                      std::shared_ptr<FrameInbox> inbox);
   // A link failed: stops the transport with `failure` (see Errors).
   void FailLink(const absl::Status& failure);
-  void NoteSent(int to, uint64_t round, uint64_t bytes);
 
   const Options options_;
   PartyLinkService& service_;
-  std::shared_ptr<FrameInbox> inbox_;
   std::vector<std::unique_ptr<PeerLink>> links_;  // by party index; null for self
-  int iteration_;
-  std::atomic<bool> closed_{false};
-
-  SentTraffic sent_;
 };
 
 // Network-wide figures from every party's Stats(), indexed by party id:

@@ -14,18 +14,9 @@ namespace pplda::net {
 
 absl::StatusOr<std::unique_ptr<RelayPartyTransport>> RelayPartyTransport::Create(
     Options options, const BoxSecretKey& secret, RelayEndpoint& endpoint) {
-  FrameInbox::Options inbox_options;
-  inbox_options.run_id = options.run_id;
-  for (const FrameSealer::Party& p : options.parties) inbox_options.party_names.push_back(p.name);
-  inbox_options.party_id = options.party_id;
-  inbox_options.max_payload_bytes = options.max_payload_bytes;
-  inbox_options.receive_timeout = options.receive_timeout;
-  inbox_options.max_rounds_ahead = options.max_rounds_ahead;
-  // Lockstep parties queue a round or two; room for two of the largest.
-  inbox_options.max_queued_bytes =
-      std::max(inbox_options.max_queued_bytes, 2 * options.max_payload_bytes);
-  inbox_options.initial_iteration = options.initial_iteration;
-  ASSIGN_OR_RETURN(std::shared_ptr<FrameInbox> inbox, FrameInbox::Create(inbox_options));
+  std::vector<std::string> names;
+  for (const FrameSealer::Party& p : options.parties) names.push_back(p.name);
+  ASSIGN_OR_RETURN(std::shared_ptr<FrameInbox> inbox, MakeInbox(options, std::move(names)));
   ASSIGN_OR_RETURN(std::unique_ptr<FrameSealer> sealer,
                    FrameSealer::Create(options.run_id, options.party_id, options.parties, secret));
   std::unique_ptr<RelayPartyTransport> transport(new RelayPartyTransport(
@@ -35,36 +26,20 @@ absl::StatusOr<std::unique_ptr<RelayPartyTransport>> RelayPartyTransport::Create
 }
 
 RelayPartyTransport::RelayPartyTransport(Options options, std::unique_ptr<FrameSealer> sealer,
-                                         std::shared_ptr<FrameInbox> inbox,
-                                         RelayEndpoint& endpoint)
-    : options_(std::move(options)),
+                                         std::shared_ptr<FrameInbox> inbox, RelayEndpoint& endpoint)
+    : InboxTransport(std::move(inbox), options.max_payload_bytes, options.initial_iteration),
+      options_(std::move(options)),
       sealer_(std::move(sealer)),
-      inbox_(std::move(inbox)),
-      endpoint_(endpoint),
-      iteration_(options_.initial_iteration),
-      sent_(static_cast<int>(options_.parties.size())) {}
+      endpoint_(endpoint) {}
 
 RelayPartyTransport::~RelayPartyTransport() {
   inbox_->Shutdown(absl::CancelledError("transport destroyed"));
   if (attached_.exchange(false)) endpoint_.Detach(run_id(), this);
 }
 
-void RelayPartyTransport::set_iteration(int iteration) {
-  iteration_ = iteration;
-  inbox_->NoteProgress(iteration, 0);
-}
-
-void RelayPartyTransport::NoteSent(int to, uint64_t round, uint64_t bytes) {
-  sent_.Note(to, round, bytes);
-}
-
 absl::Status RelayPartyTransport::Send(int to, uint64_t round, std::vector<uint8_t> payload) {
-  RETURN_IF_ERROR(CheckOutgoing(party_id(), num_parties(), to, round, payload.size(),
-                                options_.max_payload_bytes));
-  if (closed_) return absl::FailedPreconditionError("transport closed");
-  if (absl::Status cause = inbox_->shutdown_cause(); !cause.ok()) return cause;
-  inbox_->NoteProgress(iteration_, round);
-  absl::StatusOr<pplda::v1::SealedFrame> frame = sealer_->Seal(to, iteration_, round, payload);
+  RETURN_IF_ERROR(AdmitOutgoing(to, round, payload.size()));
+  absl::StatusOr<pplda::v1::SealedFrame> frame = sealer_->Seal(to, iteration(), round, payload);
   const uint64_t bytes = payload.size();
   // The shares leave this party only sealed; wipe the plaintext copy.
   if (!payload.empty()) sodium_memzero(payload.data(), payload.size());
@@ -80,12 +55,6 @@ absl::Status RelayPartyTransport::Send(int to, uint64_t round, std::vector<uint8
     return failure;
   }
   return absl::OkStatus();
-}
-
-absl::StatusOr<std::vector<uint8_t>> RelayPartyTransport::Receive(int from, uint64_t round) {
-  if (closed_) return absl::FailedPreconditionError("transport closed");
-  inbox_->NoteProgress(iteration_, round);
-  return inbox_->Take(from, iteration_, round);
 }
 
 void RelayPartyTransport::Deliver(const pplda::v1::SealedFrame& frame) {
@@ -132,14 +101,5 @@ absl::Status RelayPartyTransport::Close(std::chrono::milliseconds timeout) {
 }
 
 void RelayPartyTransport::Shutdown(const absl::Status& cause) { inbox_->Shutdown(cause); }
-
-crypto::NetworkStats RelayPartyTransport::Stats() const {
-  return sent_.Combine(inbox_->Traffic(), party_id());
-}
-
-void RelayPartyTransport::ResetStats() {
-  inbox_->ResetTraffic();
-  sent_.Reset();
-}
 
 }  // namespace pplda::net

@@ -43,10 +43,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "net/frame_inbox.h"
+#include "net/inbox_transport.h"
 #include "net/message_limits.h"
 #include "net/run_transport.h"
 #include "net/sealed_frame.h"
-#include "net/sent_traffic.h"
 #include "proto/relay_service.pb.h"
 
 namespace pplda::net {
@@ -68,7 +68,7 @@ class RelayEndpoint {
   virtual void Detach(const std::string& run_id, const RelayPartyTransport* transport) = 0;
 };
 
-class RelayPartyTransport final : public RunTransport {
+class RelayPartyTransport final : public InboxTransport {
  public:
   struct Options {
     std::string run_id;
@@ -90,18 +90,11 @@ class RelayPartyTransport final : public RunTransport {
       Options options, const BoxSecretKey& secret, RelayEndpoint& endpoint);
   ~RelayPartyTransport() override;
 
-  int party_id() const override { return options_.party_id; }
-  int num_parties() const override { return static_cast<int>(options_.parties.size()); }
   absl::Status Send(int to, uint64_t round, std::vector<uint8_t> payload) override;
-  absl::StatusOr<std::vector<uint8_t>> Receive(int from, uint64_t round) override;
 
-  const std::string& run_id() const override { return options_.run_id; }
-  void set_iteration(int iteration) override;
   absl::Status Close(std::chrono::milliseconds timeout) override;
-  using RunTransport::Close;
+  using InboxTransport::Close;
   void Shutdown(const absl::Status& cause) override;
-  crypto::NetworkStats Stats() const override;
-  void ResetStats() override;
 
   // Called by the endpoint: a sealed frame for this run, a notice about
   // this run, the end of the stream to the coordinator.
@@ -112,17 +105,11 @@ class RelayPartyTransport final : public RunTransport {
  private:
   RelayPartyTransport(Options options, std::unique_ptr<FrameSealer> sealer,
                       std::shared_ptr<FrameInbox> inbox, RelayEndpoint& endpoint);
-  void NoteSent(int to, uint64_t round, uint64_t bytes);
 
   const Options options_;
   const std::unique_ptr<FrameSealer> sealer_;
-  std::shared_ptr<FrameInbox> inbox_;
   RelayEndpoint& endpoint_;
-  int iteration_;
-  std::atomic<bool> closed_{false};
   std::atomic<bool> attached_{true};
-
-  SentTraffic sent_;
 };
 
 }  // namespace pplda::net

@@ -25,8 +25,7 @@ int64_t DefaultThreshold(const DistributedNoise& noise, int32_t candidates) {
 }  // namespace
 
 absl::Status ValidateCandidateUnionOptions(const CandidateUnionOptions& o) {
-  RETURN_IF_ERROR(ValidateDpVocabularyOptions(
-      DpVocabularyOptions{o.epsilon, o.delta, o.max_terms_per_document}));
+  RETURN_IF_ERROR(ValidateDpVocabularyOptions(o));
   if (o.parties < 1 || o.parties > 64) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "the DP vocabulary needs 1 to 64 compute parties adding noise, got %d", o.parties));
@@ -70,17 +69,18 @@ DpRelease CandidateUnionPlan::TruncationRelease() const {
 }
 
 DpRelease CandidateUnionPlan::Release() const {
-  DpRelease r;
-  r.what = "vocabulary";
-  r.mechanism = absl::StrFormat(
-      "DP set union over a public list of %d candidate terms: each document contributes its %d "
-      "most frequent candidates, every compute party adds an N_Z(0, s^2) share to every "
-      "candidate's document count under encryption, candidates with noisy count >= %d are "
-      "selected (distributed discrete Gaussian, Kairouz, Liu & Steinke 2021, Prop. 14)",
-      candidates, options.max_terms_per_document, threshold);
-  r.rho = noise.composition.rho_per_release;
-  r.parameters = Describe();
-  return r;
+  return DpRelease{
+      .what = "vocabulary",
+      .mechanism = absl::StrFormat(
+          "DP set union over a public list of %d candidate terms: each document contributes "
+          "its %d most frequent candidates, every compute party adds an N_Z(0, s^2) share to "
+          "every candidate's document count under encryption, candidates with noisy count >= "
+          "%d are selected (distributed discrete Gaussian, Kairouz, Liu & Steinke 2021, Prop. "
+          "14)",
+          candidates, options.max_terms_per_document, threshold),
+      .parameters = Describe(),
+      .rho = noise.composition.rho_per_release,
+      .rdp = std::nullopt};
 }
 
 nlohmann::json CandidateUnionPlan::Describe() const {

@@ -53,14 +53,13 @@
 #include "lda/vocabulary.h"
 #include "nlohmann/json.hpp"
 #include "privacy/distributed_discrete_gaussian.h"
+#include "privacy/dp_vocabulary.h"
 #include "privacy/privacy_accountant.h"
 
 namespace pplda::privacy {
 
-struct CandidateUnionOptions {
-  double epsilon = 1.0;
-  double delta = 1e-5;
-  int max_terms_per_document = 20;  // N
+// epsilon, delta and max_terms_per_document (N) as DpVocabularyOptions.
+struct CandidateUnionOptions : DpVocabularyOptions {
   int parties = 3;                  // n: compute parties adding noise shares
   int coalition = 1;                // t: shares a coalition may know
   int64_t threshold = 0;            // T; 0 = the default rule above

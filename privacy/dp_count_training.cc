@@ -61,6 +61,24 @@ std::vector<int> ReleaseSchedule(int iterations, int releases) {
 
 namespace {
 
+// (epsilon, delta) the vocabulary's releases leave of the accountant's
+// budget, less `reserved_delta`; InvalidArgument naming both when nothing is
+// left. The accountant has a budget.
+absl::StatusOr<std::pair<double, double>> LeftAfterVocabulary(const PrivacyAccountant& accountant,
+                                                              double reserved_delta) {
+  const PrivacyBudget& budget = *accountant.budget();
+  const double epsilon = budget.epsilon - accountant.epsilon();
+  const double delta = budget.delta - accountant.delta() - reserved_delta;
+  if (!(epsilon > 0) || !(delta > 0)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the vocabulary's (%g, %g) leaves nothing of the run's budget (--dp-epsilon %g, "
+        "--dp-delta %g) for the counts: lower --dp-vocab-epsilon / --dp-vocab-delta below "
+        "them",
+        accountant.epsilon(), accountant.delta(), budget.epsilon, budget.delta));
+  }
+  return std::make_pair(epsilon, delta);
+}
+
 // What the accountant's budget leaves for the counts' releases, after the
 // checks both calibrations share (a budget, no zCDP or Renyi-DP release yet,
 // something left after the vocabulary).
@@ -76,17 +94,7 @@ absl::StatusOr<std::pair<double, double>> BudgetLeftForCounts(const DpCountOptio
         "the accountant already holds zCDP releases or Renyi-DP releases: calibrate DP training "
         "before any");
   }
-  const PrivacyBudget& budget = *accountant.budget();
-  const double epsilon = budget.epsilon - accountant.epsilon();
-  const double delta = budget.delta - accountant.delta();
-  if (!(epsilon > 0) || !(delta > 0)) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "the vocabulary's (%g, %g) leaves nothing of the run's budget (--dp-epsilon %g, "
-        "--dp-delta %g) for the counts: lower --dp-vocab-epsilon / --dp-vocab-delta below "
-        "them",
-        accountant.epsilon(), accountant.delta(), budget.epsilon, budget.delta));
-  }
-  return std::make_pair(epsilon, delta);
+  return LeftAfterVocabulary(accountant, 0);
 }
 
 }  // namespace
@@ -208,17 +216,10 @@ absl::StatusOr<DistributedNoise> CalibrateDistributedCountNoise(
         "the accountant already holds zCDP releases: calibrate DP training before any");
   }
   const PrivacyBudget& budget = *accountant.budget();
-  const double epsilon = budget.epsilon - accountant.epsilon();
   // The truncation's delta (at most 1e-10 of the budget's) comes off first.
   const double truncation = std::min(0x1p-70, 1e-10 * budget.delta);
-  const double delta = budget.delta - accountant.delta() - truncation;
-  if (!(epsilon > 0) || !(delta > 0)) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "the vocabulary's (%g, %g) leaves nothing of the run's budget (--dp-epsilon %g, "
-        "--dp-delta %g) for the counts: lower --dp-vocab-epsilon / --dp-vocab-delta below "
-        "them",
-        accountant.epsilon(), accountant.delta(), budget.epsilon, budget.delta));
-  }
+  ASSIGN_OR_RETURN(const auto left, LeftAfterVocabulary(accountant, truncation));
+  const auto [epsilon, delta] = left;
   return CalibrateDistributedNoise(SensitivitySquared(options.caps), epsilon, delta,
                                    NoisyReleases(options, iterations), options.noise_parties,
                                    options.noise_coalition,
@@ -227,19 +228,20 @@ absl::StatusOr<DistributedNoise> CalibrateDistributedCountNoise(
 }
 
 DpRelease NoisyIterationRelease(const DpCountOptions& options, const CompositionNoise& noise) {
-  DpRelease r;
-  r.what = "topic_term_counts (one noisy iteration)";
-  r.mechanism = "discrete Gaussian mechanism on the topic-term counts of documents capped at L "
-                "tokens and c per term (L2 sensitivity sqrt(floor(L/c) c^2 + (L mod c)^2) <= "
-                "sqrt(L c)): Delta^2 / (2 sigma^2)-zCDP (Canonne, Kamath & Steinke 2020, Thm. "
-                "14)";
-  r.rho = noise.rho_per_release;
-  r.parameters = {{"sigma_squared", noise.sigma_squared.get_str()},
-                  {"sigma", std::sqrt(noise.sigma_squared.get_d())},
-                  {"max_tokens_per_document", options.caps.max_tokens},
-                  {"max_tokens_per_term", options.caps.max_per_term},
-                  {"l2_sensitivity_squared", noise.sensitivity_squared}};
-  return r;
+  return DpRelease{
+      .what = "topic_term_counts (one noisy iteration)",
+      .mechanism =
+          "discrete Gaussian mechanism on the topic-term counts of documents capped at L "
+          "tokens and c per term (L2 sensitivity sqrt(floor(L/c) c^2 + (L mod c)^2) <= "
+          "sqrt(L c)): Delta^2 / (2 sigma^2)-zCDP (Canonne, Kamath & Steinke 2020, Thm. "
+          "14)",
+      .parameters = {{"sigma_squared", noise.sigma_squared.get_str()},
+                     {"sigma", std::sqrt(noise.sigma_squared.get_d())},
+                     {"max_tokens_per_document", options.caps.max_tokens},
+                     {"max_tokens_per_term", options.caps.max_per_term},
+                     {"l2_sensitivity_squared", noise.sensitivity_squared}},
+      .rho = noise.rho_per_release,
+      .rdp = std::nullopt};
 }
 
 DpRelease DistributedIterationRelease(const DpCountOptions& options,

@@ -81,20 +81,21 @@ std::vector<lda::TermId> ContributedTerms(const lda::Document& doc, int limit) {
 }
 
 DpRelease DpVocabularySelection::Release() const {
-  DpRelease r;
-  r.what = "vocabulary";
-  r.mechanism = absl::StrFormat(
-      "DP set union by Gaussian thresholding: each document contributes its %d most frequent "
-      "terms, exact discrete Gaussian noise on document counts, threshold %d",
-      options.max_terms_per_document, threshold);
-  r.epsilon = options.epsilon;
-  r.delta = options.delta;
-  r.parameters = {{"max_terms_per_document", options.max_terms_per_document},
-                  {"sigma", std::sqrt(sigma_squared.get_d())},
-                  {"sigma_squared", sigma_squared.get_str()},
-                  {"threshold", threshold},
-                  {"selected_terms", static_cast<int64_t>(selected.size())}};
-  return r;
+  return DpRelease{
+      .what = "vocabulary",
+      .mechanism = absl::StrFormat(
+          "DP set union by Gaussian thresholding: each document contributes its %d most "
+          "frequent terms, exact discrete Gaussian noise on document counts, threshold %d",
+          options.max_terms_per_document, threshold),
+      .epsilon = options.epsilon,
+      .delta = options.delta,
+      .parameters = {{"max_terms_per_document", options.max_terms_per_document},
+                     {"sigma", std::sqrt(sigma_squared.get_d())},
+                     {"sigma_squared", sigma_squared.get_str()},
+                     {"threshold", threshold},
+                     {"selected_terms", static_cast<int64_t>(selected.size())}},
+      .rho = std::nullopt,
+      .rdp = std::nullopt};
 }
 
 lda::Corpus RestrictToTerms(const lda::Corpus& corpus, absl::Span<const lda::TermId> terms,

@@ -65,6 +65,8 @@
 
 namespace pplda::privacy {
 
+// The vocabulary mechanism's budget and per-document contribution; the
+// secure set union's options (CandidateUnionOptions) extend them.
 struct DpVocabularyOptions {
   double epsilon = 1.0;
   double delta = 1e-5;

@@ -113,14 +113,7 @@ absl::StatusOr<SampledGaussianNoise> CalibrateSampledDiscreteGaussian(int64_t se
                                                                       double delta, int releases) {
   RETURN_IF_ERROR(ValidateEpsilonDelta(epsilon, delta, "DP"));
   RETURN_IF_ERROR(ValidateSampleRate(q));
-  if (sensitivity_squared < 1 || sensitivity_squared > (int64_t{1} << 60)) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "squared L2 sensitivity must be in [1, 2^60], got %d", sensitivity_squared));
-  }
-  if (releases < 1 || releases > 10000000) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("the number of noisy releases must be in [1, 10^7], got %d", releases));
-  }
+  RETURN_IF_ERROR(ValidateSensitivityAndReleases(sensitivity_squared, releases));
   const double target = epsilon * (1 - 1e-9);
   // sigma^2 = n 2^-20; bracket n, then bisect for the smallest that fits.
   const auto fits = [&](const mpz_class& n) {

@@ -21,6 +21,18 @@ absl::Status ValidateEpsilonDelta(double epsilon, double delta, const char* what
   return absl::OkStatus();
 }
 
+absl::Status ValidateSensitivityAndReleases(int64_t sensitivity_squared, int releases) {
+  if (sensitivity_squared < 1 || sensitivity_squared > (int64_t{1} << 60)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "squared L2 sensitivity must be in [1, 2^60], got %d", sensitivity_squared));
+  }
+  if (releases < 1 || releases > 10000000) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("the number of noisy releases must be in [1, 10^7], got %d", releases));
+  }
+  return absl::OkStatus();
+}
+
 double ZcdpForEpsilonDelta(double epsilon, double delta) {
   const double log_inv_delta = std::log(1 / delta);
   const double root = std::sqrt(log_inv_delta + epsilon) - std::sqrt(log_inv_delta);
@@ -62,14 +74,7 @@ absl::StatusOr<CompositionNoise> DiscreteGaussianForComposition(int64_t sensitiv
                                                                 double epsilon, double delta,
                                                                 int releases) {
   RETURN_IF_ERROR(ValidateEpsilonDelta(epsilon, delta, "DP"));
-  if (sensitivity_squared < 1 || sensitivity_squared > (int64_t{1} << 60)) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "squared L2 sensitivity must be in [1, 2^60], got %d", sensitivity_squared));
-  }
-  if (releases < 1 || releases > 10000000) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("the number of noisy releases must be in [1, 10^7], got %d", releases));
-  }
+  RETURN_IF_ERROR(ValidateSensitivityAndReleases(sensitivity_squared, releases));
   const double rho_release = ZcdpForEpsilonDelta(epsilon, delta) * (1 - 1e-9) / releases;
   const double variance = static_cast<double>(sensitivity_squared) / (2 * rho_release);
   if (!(variance <= 0x1p80)) {

@@ -25,12 +25,17 @@
 
 #include <gmpxx.h>
 
+#include <cstdint>
+
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace pplda::privacy {
 
 absl::Status ValidateEpsilonDelta(double epsilon, double delta, const char* what);
+// A calibration's squared L2 sensitivity in [1, 2^60] and its number of
+// noisy releases in [1, 10^7]; InvalidArgument naming the value otherwise.
+absl::Status ValidateSensitivityAndReleases(int64_t sensitivity_squared, int releases);
 
 // The largest rho whose conversion meets (epsilon, delta).
 double ZcdpForEpsilonDelta(double epsilon, double delta);

@@ -33,14 +33,13 @@
 #include "lda/vocabulary.h"
 #include "party/party_randomness.h"
 #include "privacy/dp_candidate_union.h"
+#include "privacy/dp_vocabulary.h"
 #include "privacy/privacy_accountant.h"
 
 namespace pplda::simulation {
 
-struct SecureVocabularyOptions {
-  double epsilon = 1.0;
-  double delta = 1e-5;
-  int max_terms_per_document = 20;
+// epsilon, delta and max_terms_per_document as DpVocabularyOptions.
+struct SecureVocabularyOptions : privacy::DpVocabularyOptions {
   int64_t threshold = 0;  // 0 = the default rule
   std::string run_id = "local-dp-vocabulary";
   int threads = 0;  // 0 = all cores

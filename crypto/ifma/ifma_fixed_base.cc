@@ -23,38 +23,9 @@ constexpr int kMaxWindowBits = 8;
 #if defined(__x86_64__)
 
 using ifma_kernel::Amm;
+using ifma_kernel::SelectEntry;
 using ifma_kernel::V;
 using ifma_kernel::WindowVector;
-
-// A 64-bit load kept as a plain load (not folded into a masked broadcast,
-// which may skip the access for masked-off lanes), broadcast to all lanes.
-PPLDA_IFMA_INLINE V BroadcastWhole(const uint64_t* p) {
-  uint64_t x = *p;
-  __asm__("" : "+r"(x));
-  return _mm512_set1_epi64(static_cast<long long>(x));
-}
-
-// out = row entry idx_k in lane k, reading every entry of the row in full
-// and selecting in registers (constant time in idx). Entries are L limbs,
-// not lane-transposed.
-template <int L>
-PPLDA_IFMA void SelectFromRow(const uint64_t* row, int entries, V idx, V* out) {
-  for (int jb = 0; jb < L; jb += 4) {
-    V o0 = _mm512_setzero_si512(), o1 = o0, o2 = o0, o3 = o0;
-    for (int d = 0; d < entries; ++d) {
-      const __mmask8 hit = _mm512_cmpeq_epi64_mask(idx, _mm512_set1_epi64(d));
-      const uint64_t* e = row + static_cast<size_t>(d) * L + jb;
-      o0 = _mm512_mask_blend_epi64(hit, o0, BroadcastWhole(e + 0));
-      o1 = _mm512_mask_blend_epi64(hit, o1, BroadcastWhole(e + 1));
-      o2 = _mm512_mask_blend_epi64(hit, o2, BroadcastWhole(e + 2));
-      o3 = _mm512_mask_blend_epi64(hit, o3, BroadcastWhole(e + 3));
-    }
-    out[jb] = o0;
-    out[jb + 1] = o1;
-    out[jb + 2] = o2;
-    out[jb + 3] = o3;
-  }
-}
 
 // out = prod_j T[j][e_j] R^-(J-1), then out of Montgomery form: g^e per
 // lane, in [0, m].
@@ -69,9 +40,9 @@ PPLDA_IFMA void FixedBasePow8(const IfmaMontgomeryContext& ctx, const uint64_t* 
                    _mm512_set1_epi64(static_cast<long long>(ctx.k0())), t};
   const int entries = 1 << w;
   const size_t row_stride = static_cast<size_t>(entries) * L;
-  SelectFromRow<L>(table, entries, WindowVector(e, 0, w), acc);
+  SelectEntry<L>(table, entries, WindowVector(e, 0, w), acc);
   for (size_t j = 1; j < windows; ++j) {
-    SelectFromRow<L>(table + j * row_stride, entries, WindowVector(e, j * w, w), sel);
+    SelectEntry<L>(table + j * row_stride, entries, WindowVector(e, j * w, w), sel);
     amm.Mul(acc, sel, acc);
   }
   amm.FromMontgomery(acc, out);

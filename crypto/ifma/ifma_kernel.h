@@ -260,6 +260,35 @@ PPLDA_IFMA_INLINE V LoadWhole(const V* p) {
   __asm__("" : "+v"(v));
   return v;
 }
+// A 64-bit load kept as a plain load (not folded into a masked broadcast,
+// which may skip the access for masked-off lanes), broadcast to all lanes.
+PPLDA_IFMA_INLINE V LoadWhole(const uint64_t* p) {
+  uint64_t x = *p;
+  __asm__("" : "+r"(x));
+  return _mm512_set1_epi64(static_cast<long long>(x));
+}
+
+// out = entry idx_k of `table` in lane k (`entries` entries of L limbs:
+// lane-transposed vectors, or plain limbs broadcast), reading every entry
+// in full and selecting in registers: constant time in idx.
+template <int L, typename Limb>
+PPLDA_IFMA void SelectEntry(const Limb* table, int entries, V idx, V* out) {
+  for (int jb = 0; jb < L; jb += 4) {
+    V o0 = _mm512_setzero_si512(), o1 = o0, o2 = o0, o3 = o0;
+    for (int d = 0; d < entries; ++d) {
+      const __mmask8 hit = _mm512_cmpeq_epi64_mask(idx, _mm512_set1_epi64(d));
+      const Limb* e = table + static_cast<size_t>(d) * L + jb;
+      o0 = _mm512_mask_blend_epi64(hit, o0, LoadWhole(e + 0));
+      o1 = _mm512_mask_blend_epi64(hit, o1, LoadWhole(e + 1));
+      o2 = _mm512_mask_blend_epi64(hit, o2, LoadWhole(e + 2));
+      o3 = _mm512_mask_blend_epi64(hit, o3, LoadWhole(e + 3));
+    }
+    out[jb] = o0;
+    out[jb + 1] = o1;
+    out[jb + 2] = o2;
+    out[jb + 3] = o3;
+  }
+}
 PPLDA_IFMA inline V WindowVector(const LaneExponents& e, size_t pos, int w) {
   alignas(64) uint64_t idx[kIfmaLanes];
   for (size_t k = 0; k < kIfmaLanes; ++k) idx[k] = e.Window(k, pos, w);

@@ -56,31 +56,8 @@ std::vector<IfmaLimbLanes>& Scratch(size_t positions) {
 #if defined(__x86_64__)
 
 using ifma_kernel::Amm;
-using ifma_kernel::LoadWhole;
 using ifma_kernel::V;
 using ifma_kernel::WindowVector;
-
-// out = table[idx_k] in lane k, reading every entry in full and selecting
-// in registers (constant time in idx).
-template <int L>
-PPLDA_IFMA void Select(const V* table, int entries, V idx, V* out) {
-  for (int jb = 0; jb < L; jb += 4) {
-    V o0 = _mm512_setzero_si512(), o1 = o0, o2 = o0, o3 = o0;
-    for (int k = 0; k < entries; ++k) {
-      const __mmask8 hit = _mm512_cmpeq_epi64_mask(idx, _mm512_set1_epi64(k));
-      const V* e = table + static_cast<size_t>(k) * L + jb;
-      o0 = _mm512_mask_blend_epi64(hit, o0, LoadWhole(e + 0));
-      o1 = _mm512_mask_blend_epi64(hit, o1, LoadWhole(e + 1));
-      o2 = _mm512_mask_blend_epi64(hit, o2, LoadWhole(e + 2));
-      o3 = _mm512_mask_blend_epi64(hit, o3, LoadWhole(e + 3));
-    }
-    out[jb] = o0;
-    out[jb + 1] = o1;
-    out[jb + 2] = o2;
-    out[jb + 3] = o3;
-  }
-}
-
 
 // out = base^e (lane-wise), all values as L transposed limb positions;
 // base < m, out in [0, m].
@@ -112,11 +89,11 @@ PPLDA_IFMA void ModExp8(const IfmaMontgomeryContext& ctx, const V* base,
   } else {
     const size_t windows = (e.max_bits() + w - 1) / w;
     size_t pos = (windows - 1) * w;
-    Select<L>(table, entries, WindowVector(e, pos, w), acc);
+    ifma_kernel::SelectEntry<L>(table, entries, WindowVector(e, pos, w), acc);
     while (pos > 0) {
       pos -= w;
       for (int s = 0; s < w; ++s) amm.Sqr(acc, acc);
-      Select<L>(table, entries, WindowVector(e, pos, w), sel);
+      ifma_kernel::SelectEntry<L>(table, entries, WindowVector(e, pos, w), sel);
       amm.Mul(acc, sel, acc);
     }
   }

@@ -287,7 +287,7 @@ TEST_F(BadInputTest, PreprocessingFlagsWithAPreparedFolderAreRefusedByName) {
 }
 
 TEST_F(BadInputTest, NamesThatBecomePathsStayInTheirFolder) {
-  for (const std::string& name : {"..", "../evil", "a/b", "."}) {
+  for (const std::string name : {"..", "../evil", "a/b", "."}) {
     const RunResult sim = RunPplda("simulate --party '" + name + "=" + Path("docs") +
                                    "' --party b=" + Path("docs") + " --key-bits 1024 --out " +
                                    Path("m.json") + " --mixtures-dir " + Path("mix"));

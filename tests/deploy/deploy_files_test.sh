@@ -70,7 +70,8 @@ done
 for target in pplda pplda-party pplda-coordinator; do
   grep -q -- "--target $target\b\|--target pplda pplda-party pplda-coordinator" "$dockerfile" ||
     fail "$dockerfile does not build $target"
-  grep -rqE "add_executable\($target\b" --include=CMakeLists.txt . || fail "$target is no CMake target"
+  grep -rqE "(add_executable\(|pplda_daemon\([a-z_]+ )$target\b" --include=CMakeLists.txt . ||
+    fail "$target is no CMake target"
 done
 packages=$(deploy/runtime-packages.sh "$pplda" "$party_bin" "$coordinator_bin") ||
   fail "deploy/runtime-packages.sh could not resolve the binaries' libraries"
