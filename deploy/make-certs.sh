@@ -2,13 +2,19 @@
 # Creates a consortium's TLS material and consortium file with the openssl CLI:
 # a consortium CA, one certificate per participant (EC P-256 key, SAN
 # DNS:<name>, DNS:localhost, IP:127.0.0.1, client and server use), one X25519
-# box key pair per compute party (seals relayed MPC frames: relay mode), and
-# consortium.toml pinning every certificate by its SHA-256 fingerprint and
-# every box public key (net/consortium_file.h).
+# box key pair per participant but the coordinator (seals relayed MPC
+# frames: relay mode), and consortium.toml pinning every certificate by its
+# SHA-256 fingerprint and every box public key (net/consortium_file.h).
 #
 #   deploy/make-certs.sh --out DIR [--name CONSORTIUM] [--days N] [--force] \
 #       [--requests REQ_DIR] \
-#       --coordinator NAME=HOST:PORT --party NAME=HOST:PORT --party ... [--helper NAME=HOST:PORT]
+#       --coordinator NAME=HOST:PORT --both NAME=HOST:PORT --both ... \
+#       [--compute NAME=HOST:PORT] [--data NAME=HOST:PORT ...]
+#
+# Roles (net/consortium_file.h): --both a compute party with documents (the
+# usual member), --compute a compute party that may hold none (a helper),
+# --data a data holder (documents, no key share). --party is --both and
+# --helper is --compute (their earlier names).
 #
 # --requests REQ_DIR: a real consortium's CA operator never holds anyone's
 # private keys: each organisation runs deploy/request-cert.sh, keeps its
@@ -17,34 +23,41 @@
 # signed (its key's proof of possession checked, CN = its name) and its box
 # public key pinned, and no key file of it is written.
 #
-# A compute party given as NAME=relay (--party early=relay) is in relay mode:
-# it has no address, never listens, and dials the coordinator.
+# A participant given as NAME=relay (--both early=relay) is in relay mode: it
+# has no address, never listens, and dials the coordinator.
 # Writes into DIR: ca.crt, ca.key, <name>.crt and <name>.key for every
 # participant, <name>.box (the X25519 secret key, 64 hex digits) for every
-# compute party, consortium.toml. Key files are mode 0600 (the daemons refuse
-# anything looser); keep ca.key offline after the consortium is set up.
+# participant but the coordinator, consortium.toml. Key files are mode 0600
+# (the daemons refuse anything looser); keep ca.key offline after the
+# consortium is set up.
 # Refuses to touch an existing DIR unless --force (which replaces the files
-# it writes). Needs at least 3 compute parties (--party plus --helper) and
-# exactly one --coordinator; names match [a-z0-9-]+.
+# it writes). Needs a committee of an odd number (3 or more) of compute
+# parties (--both plus --compute), someone with documents (--both or
+# --data) and exactly one --coordinator; names match [a-z0-9-]+.
 set -euo pipefail
 
 usage() {
-  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,/^set -euo pipefail/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 die() { echo "make-certs: $*" >&2; exit 1; }
 
 out="" name="pplda" days=825 force=0 requests=""
 names=() roles=() addresses=()
-add_participant() {  # role spec
-  local role=$1 spec=$2
-  [[ "$spec" == *=* ]] || die "--$role $spec: expected NAME=HOST:PORT"
+add_participant() {  # flag spec
+  local flag=$1 spec=$2 role
+  case "$flag" in
+    party) role=both ;;
+    helper) role=compute ;;
+    *) role=$flag ;;
+  esac
+  [[ "$spec" == *=* ]] || die "--$flag $spec: expected NAME=HOST:PORT"
   local n=${spec%%=*} a=${spec#*=}
-  [[ "$n" =~ ^[a-z0-9-]+$ ]] || die "--$role $spec: name must match [a-z0-9-]+"
+  [[ "$n" =~ ^[a-z0-9-]+$ ]] || die "--$flag $spec: name must match [a-z0-9-]+"
   if [ "$a" = relay ]; then
     [ "$role" != coordinator ] || die "--coordinator $spec: the coordinator cannot be in relay mode"
   else
-    [[ "$a" =~ ^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):[0-9]+$ ]] || die "--$role $spec: address must be HOST:PORT (or relay)"
+    [[ "$a" =~ ^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):[0-9]+$ ]] || die "--$flag $spec: address must be HOST:PORT (or relay)"
   fi
   local existing
   for existing in "${names[@]+"${names[@]}"}"; do
@@ -60,7 +73,8 @@ while [ $# -gt 0 ]; do
     --days) [ $# -ge 2 ] || usage; days=$2; shift 2 ;;
     --force) force=1; shift ;;
     --requests) [ $# -ge 2 ] || usage; requests=$2; shift 2 ;;
-    --coordinator|--party|--helper) [ $# -ge 2 ] || usage; add_participant "${1#--}" "$2"; shift 2 ;;
+    --coordinator|--both|--compute|--data|--party|--helper)
+      [ $# -ge 2 ] || usage; add_participant "${1#--}" "$2"; shift 2 ;;
     -h|--help) usage ;;
     *) echo "make-certs: unknown argument $1" >&2; usage ;;
   esac
@@ -68,12 +82,21 @@ done
 
 [ -n "$out" ] || die "--out DIR is required"
 command -v openssl >/dev/null || die "openssl not found (deploy/install-deps.sh installs it)"
-coordinators=0 compute=0
-for r in "${roles[@]+"${roles[@]}"}"; do
-  if [ "$r" = coordinator ]; then coordinators=$((coordinators + 1)); else compute=$((compute + 1)); fi
+coordinators=0 committee=() holders=0
+for i in "${!roles[@]}"; do
+  case "${roles[$i]}" in
+    coordinator) coordinators=$((coordinators + 1)) ;;
+    compute) committee+=("${names[$i]}") ;;
+    both) committee+=("${names[$i]}"); holders=$((holders + 1)) ;;
+    data) holders=$((holders + 1)) ;;
+  esac
 done
 [ "$coordinators" -eq 1 ] || die "exactly one --coordinator is needed (got $coordinators)"
-[ "$compute" -ge 3 ] || die "at least 3 compute parties (--party, --helper) are needed (got $compute)"
+n=${#committee[@]}
+if [ "$n" -lt 3 ] || [ $((n % 2)) -eq 0 ]; then
+  die "a committee of $n compute parties (--both, --compute: ${committee[*]+"${committee[*]}"}); the MPC needs an odd number, 3 or more"
+fi
+[ "$holders" -ge 1 ] || die "no participant holds documents: give at least one --both or --data"
 [[ "$days" =~ ^[0-9]+$ ]] || die "--days must be a number"
 [ -z "$requests" ] || [ -d "$requests" ] || die "--requests $requests: no such folder"
 

@@ -29,15 +29,22 @@ void CheckConsortium(const net::Consortium& c) {
     absl::StatusOr<net::Participant> by_index = c.FindByPartyIndex(static_cast<int>(i));
     Require(by_index.ok() && by_index->name == compute[i].name);
   }
-  int coordinators = 0;
+  const std::vector<net::Participant> holders = c.data_holders();
+  Require(static_cast<int>(holders.size()) == c.num_data_holders());
+  for (size_t i = 0; i < holders.size(); ++i) {
+    Require(holders[i].data_index == static_cast<int>(i) && holders[i].party_index == -1);
+  }
+  Require(c.num_compute_parties() % 2 == 1);
+  int coordinators = 0, with_documents = 0;
   for (const net::Participant& p : c.participants()) {
-    if (!p.is_compute_party()) ++coordinators;
+    if (p.role == net::ParticipantRole::kCoordinator) ++coordinators;
+    if (p.holds_documents()) ++with_documents;
     absl::StatusOr<net::Participant> by_name = c.FindByName(p.name);
     Require(by_name.ok() && by_name->cert_fingerprint == p.cert_fingerprint);
     absl::StatusOr<net::Participant> by_fingerprint = c.FindByFingerprint(p.cert_fingerprint);
     Require(by_fingerprint.ok() && by_fingerprint->name == p.name);
   }
-  Require(coordinators == 1 && c.coordinator().party_index == -1);
+  Require(coordinators == 1 && c.coordinator().party_index == -1 && with_documents >= 1);
 }
 
 }  // namespace

@@ -94,10 +94,43 @@ absl::StatusOr<std::string> RequiredString(const toml::table& table, std::string
 
 absl::StatusOr<ParticipantRole> ParseRole(absl::string_view text) {
   if (text == "coordinator") return ParticipantRole::kCoordinator;
-  if (text == "party") return ParticipantRole::kParty;
-  if (text == "helper") return ParticipantRole::kHelper;
-  return absl::InvalidArgumentError(absl::StrCat(
-      "\"", text, "\" is not a role (coordinator, party or helper)"));
+  if (text == "compute" || text == "helper") return ParticipantRole::kCompute;
+  if (text == "data") return ParticipantRole::kData;
+  if (text == "both" || text == "party") return ParticipantRole::kBoth;
+  return absl::InvalidArgumentError(
+      absl::StrCat("\"", text, "\" is not a role (coordinator, compute, data or both)"));
+}
+
+// The names of `participants` that match `which`, quoted, comma-separated.
+template <typename Which>
+std::string NamesOf(const std::vector<Participant>& participants, Which which) {
+  std::vector<std::string> names;
+  for (const Participant& p : participants) {
+    if (which(p)) names.push_back(absl::StrCat("\"", p.name, "\""));
+  }
+  return names.empty() ? "none" : absl::StrJoin(names, ", ");
+}
+
+// The committee's size and the presence of documents (Consortium's rules).
+absl::Status CheckRoles(const std::vector<Participant>& participants, const ErrorContext& ctx) {
+  const auto compute = [](const Participant& p) { return p.is_compute_party(); };
+  const int n = static_cast<int>(std::count_if(participants.begin(), participants.end(), compute));
+  if (n < Consortium::kMinComputeParties || n > Consortium::kMaxComputeParties || n % 2 == 0) {
+    return ctx.Error(
+        "participant",
+        absl::StrCat("a committee of ", n,
+                     " compute parties (role compute or both: ", NamesOf(participants, compute),
+                     "); the MPC needs an odd number from ", Consortium::kMinComputeParties, " to ",
+                     Consortium::kMaxComputeParties, " (3 or 5 serve any number of data holders)"));
+  }
+  const auto documents = [](const Participant& p) { return p.holds_documents(); };
+  if (std::none_of(participants.begin(), participants.end(), documents)) {
+    return ctx.Error("participant",
+                     absl::StrCat("no participant holds documents (role data or both); the "
+                                  "compute parties ",
+                                  NamesOf(participants, compute), " have none to train on"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -106,10 +139,12 @@ std::string_view RoleName(ParticipantRole role) {
   switch (role) {
     case ParticipantRole::kCoordinator:
       return "coordinator";
-    case ParticipantRole::kParty:
-      return "party";
-    case ParticipantRole::kHelper:
-      return "helper";
+    case ParticipantRole::kCompute:
+      return "compute";
+    case ParticipantRole::kData:
+      return "data";
+    case ParticipantRole::kBoth:
+      return "both";
   }
   return "unknown";
 }
@@ -263,8 +298,10 @@ absl::StatusOr<Consortium> Consortium::Parse(std::string_view toml_text,
                                       "\"); a consortium has exactly one"));
       }
       out.coordinator_ = static_cast<int>(out.participants_.size());
-    } else {
+    } else if (p.is_compute_party()) {
       p.party_index = out.num_compute_parties_++;
+    } else {
+      p.data_index = out.num_data_holders_++;
     }
     out.participants_.push_back(std::move(p));
   }
@@ -283,13 +320,7 @@ absl::StatusOr<Consortium> Consortium::Parse(std::string_view toml_text,
       }
     }
   }
-  if (out.num_compute_parties_ < kMinComputeParties ||
-      out.num_compute_parties_ > kMaxComputeParties) {
-    return ctx.Error("participant",
-                     absl::StrCat(out.num_compute_parties_,
-                                  " compute parties (role party or helper); the MPC needs ",
-                                  kMinComputeParties, " to ", kMaxComputeParties));
-  }
+  RETURN_IF_ERROR(CheckRoles(out.participants_, ctx));
   return out;
 }
 
@@ -306,6 +337,23 @@ std::vector<Participant> Consortium::compute_parties() const {
     if (p.is_compute_party()) out.push_back(p);
   }
   return out;
+}
+
+std::vector<Participant> Consortium::data_holders() const {
+  std::vector<Participant> out;
+  for (const Participant& p : participants_) {
+    if (p.is_data_holder()) out.push_back(p);
+  }
+  return out;
+}
+
+absl::Status RequireNoDataHolders(const Consortium& consortium, std::string_view source) {
+  if (consortium.num_data_holders() == 0) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      std::string(source), ": ",
+      NamesOf(consortium.participants(), [](const Participant& p) { return p.is_data_holder(); }),
+      " have role data, and the daemons' run protocol serves no data holder outside the "
+      "committee yet: give each role both (a compute party with documents) or leave it out"));
 }
 
 absl::StatusOr<Participant> Consortium::FindByName(std::string_view name) const {

@@ -7,12 +7,18 @@
 //
 //   [[participant]]
 //   name = "coordinator"                       # [a-z0-9-]+, unique
-//   role = "coordinator"                       # coordinator | party | helper
+//   role = "coordinator"                       # coordinator | compute | data | both
 //   address = "127.0.0.1:7000"                 # host:port ([v6]:port allowed)
 //   cert_fingerprint = "..."                   # SHA-256 of its cert's DER, unique
 //   box_public_key = "..."                     # compute parties: X25519 public key
 //                                              # (64 hex), seals relayed MPC frames
-//   relay = true                               # compute parties: relay mode (optional)
+//   relay = true                               # relay mode (optional)
+//
+// Roles: "compute" holds a key share and runs the MPC, with or without
+// documents of its own (a helper); "data" holds documents and no key share;
+// "both" (the usual member) is a compute party that holds documents. The
+// compute parties (compute and both) are the committee. "party" is read as
+// "both" and "helper" as "compute" (their earlier names).
 //
 // Relay mode (proto/relay_service.proto): a participant with relay = true
 // never listens; it dials the coordinator, which forwards its control calls
@@ -23,8 +29,10 @@
 // compute party must then pin a box_public_key (the keys are bound to the
 // participants by the same file that pins their certificates). The
 // coordinator cannot be in relay mode and has no box key.
-// Rules: exactly one coordinator; at least 3 compute parties (role party or
-// helper, the MPC needs an honest majority of n >= 3) and at most 64.
+// Rules (each refusal names the participants at fault): exactly one
+// coordinator; a committee of an odd number of compute parties from 3 to 63
+// (the MPC's honest majority, t = (n - 1) / 2, is tightest for odd n); at
+// least one participant that holds documents (data or both).
 // Fingerprints are 64 hex digits, colons allowed ("AB:CD:..."), stored in
 // lowercase without colons (the form CertificateFingerprint returns).
 // Unknown keys and tables are refused (a typo must not silently drop a
@@ -34,7 +42,8 @@
 // InvalidArgument naming the file and the key, with participants indexed
 // from 0 in file order, e.g. "consortium.toml: participant[2].address:
 // missing" or "consortium.toml:7:3: <TOML syntax error>".
-// Compute parties get party indices 0..n-1 in file order (the MPC party ids).
+// Compute parties get party indices 0..n-1 in file order (the MPC party ids);
+// data holders get data indices 0..h-1 in file order.
 // Immutable after Load/Parse; safe to share between threads.
 #ifndef PPLDA_NET_CONSORTIUM_FILE_H_
 #define PPLDA_NET_CONSORTIUM_FILE_H_
@@ -48,29 +57,39 @@
 
 namespace pplda::net {
 
-enum class ParticipantRole { kCoordinator, kParty, kHelper };
+enum class ParticipantRole { kCoordinator, kCompute, kData, kBoth };
 
-// "coordinator", "party" or "helper".
+// "coordinator", "compute", "data" or "both".
 std::string_view RoleName(ParticipantRole role);
 
 struct Participant {
   std::string name;
-  ParticipantRole role = ParticipantRole::kParty;
+  ParticipantRole role = ParticipantRole::kBoth;
   std::string address;           // host:port; empty for a relay participant without one
   std::string cert_fingerprint;  // 64 lowercase hex digits
   std::string box_public_key;    // 64 lowercase hex digits, or empty
   bool relay = false;            // reached through the coordinator (relay mode)
-  // MPC party id in [0, num_compute_parties()) for parties and helpers; -1
-  // for the coordinator.
+  // MPC party id in [0, num_compute_parties()) for compute parties; -1
+  // otherwise.
   int party_index = -1;
+  // Index in [0, num_data_holders()) for data holders (role data); -1
+  // otherwise.
+  int data_index = -1;
 
-  bool is_compute_party() const { return role != ParticipantRole::kCoordinator; }
+  bool is_compute_party() const {
+    return role == ParticipantRole::kCompute || role == ParticipantRole::kBoth;
+  }
+  bool is_data_holder() const { return role == ParticipantRole::kData; }
+  // Roles data and both: the participant brings documents to the runs.
+  bool holds_documents() const {
+    return role == ParticipantRole::kData || role == ParticipantRole::kBoth;
+  }
 };
 
 class Consortium {
  public:
   static constexpr int kMinComputeParties = 3;
-  static constexpr int kMaxComputeParties = 64;
+  static constexpr int kMaxComputeParties = 63;
 
   // Reads and validates a consortium file.
   static absl::StatusOr<Consortium> Load(const std::filesystem::path& path);
@@ -83,9 +102,12 @@ class Consortium {
   // Every participant, in file order.
   const std::vector<Participant>& participants() const { return participants_; }
   const Participant& coordinator() const;
-  // Parties and helpers in file order; element i has party_index i.
+  // The committee in file order; element i has party_index i.
   std::vector<Participant> compute_parties() const;
   int num_compute_parties() const { return num_compute_parties_; }
+  // Role data, in file order; element i has data_index i.
+  std::vector<Participant> data_holders() const;
+  int num_data_holders() const { return num_data_holders_; }
   // True when some compute party is in relay mode: every run's MPC traffic
   // is then relayed (sealed) through the coordinator.
   bool relays_mpc() const;
@@ -105,7 +127,14 @@ class Consortium {
   std::vector<Participant> participants_;
   int coordinator_ = -1;  // index into participants_
   int num_compute_parties_ = 0;
+  int num_data_holders_ = 0;
 };
+
+// OK when every participant holding documents is a compute party (role
+// both): the run protocol of the daemons serves no data holder outside the
+// committee yet. FailedPrecondition naming the data holders and `source`
+// (the consortium file) otherwise.
+absl::Status RequireNoDataHolders(const Consortium& consortium, std::string_view source);
 
 // Canonical form of a SHA-256 fingerprint: 64 hex digits, optionally
 // colon-separated pairs, any case -> 64 lowercase hex digits.

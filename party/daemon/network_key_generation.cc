@@ -54,8 +54,12 @@ absl::StatusOr<NetworkKeyGenerationResult> GenerateKeyOverNetwork(
   ASSIGN_OR_RETURN(net::Consortium consortium, net::Consortium::Load(config.consortium));
   ASSIGN_OR_RETURN(net::Participant me, consortium.FindByName(config.name));
   if (!me.is_compute_party()) {
-    return absl::InvalidArgumentError(absl::StrCat(config_path.string(), ": party.name: \"",
-                                                   config.name, "\" is the coordinator"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        config_path.string(), ": party.name: \"", config.name, "\" is ",
+        me.role == net::ParticipantRole::kCoordinator
+            ? "the coordinator"
+            : "a data holder (role data): only the committee's compute parties hold key shares",
+        " in ", config.consortium.string()));
   }
   if (consortium.relays_mpc()) {
     return absl::FailedPreconditionError(absl::StrCat(

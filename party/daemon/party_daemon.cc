@@ -76,16 +76,17 @@ absl::Status CreateStateDir(const std::filesystem::path& dir) {
 }
 
 // This party's participant entry; InvalidArgument when party.name is the
-// consortium's coordinator.
+// consortium's coordinator, FailedPrecondition when it is a data holder.
 absl::StatusOr<net::Participant> FindComputeParty(const std::filesystem::path& config_path,
                                                   const PartyDaemonConfig& config,
                                                   const net::Consortium& consortium) {
   ASSIGN_OR_RETURN(net::Participant me, consortium.FindByName(config.name));
-  if (!me.is_compute_party()) {
+  if (me.role == net::ParticipantRole::kCoordinator) {
     return absl::InvalidArgumentError(absl::StrCat(config_path.string(), ": party.name: \"",
                                                    config.name, "\" is the coordinator in ",
                                                    config.consortium.string()));
   }
+  RETURN_IF_ERROR(net::RequireNoDataHolders(consortium, config.consortium.string()));
   return me;
 }
 

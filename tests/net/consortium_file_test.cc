@@ -64,9 +64,14 @@ TEST(ConsortiumFileTest, ParsesAGoodFile) {
   EXPECT_EQ(parties[1].name, "bob");
   EXPECT_EQ(parties[2].name, "helper-1");
   for (int i = 0; i < 3; ++i) EXPECT_EQ(parties[i].party_index, i);
-  EXPECT_EQ(parties[2].role, ParticipantRole::kHelper);
+  // "party" and "helper" are read as "both" and "compute".
+  EXPECT_EQ(parties[0].role, ParticipantRole::kBoth);
+  EXPECT_EQ(parties[2].role, ParticipantRole::kCompute);
   EXPECT_EQ(parties[2].address, "[::1]:7003");
-  EXPECT_EQ(RoleName(parties[2].role), "helper");
+  EXPECT_EQ(RoleName(parties[2].role), "compute");
+  EXPECT_TRUE(parties[0].holds_documents());
+  EXPECT_FALSE(parties[2].holds_documents());
+  EXPECT_EQ(c->num_data_holders(), 0);
 
   EXPECT_EQ(c->FindByName("bob")->cert_fingerprint, kFp1);
   EXPECT_EQ(c->FindByName("carol").status().code(), absl::StatusCode::kNotFound);
@@ -165,7 +170,8 @@ TEST(ConsortiumFileTest, DuplicateName) {
 
 TEST(ConsortiumFileTest, BadRole) {
   ExpectInvalid(absl::StrReplaceAll(GoodFile(), {{"\"helper\"", "\"observer\""}}),
-                "participant[3].role: \"observer\" is not a role");
+                "participant[3].role: \"observer\" is not a role (coordinator, compute, data or "
+                "both)");
 }
 
 TEST(ConsortiumFileTest, BadAddress) {
@@ -194,10 +200,85 @@ TEST(ConsortiumFileTest, ExactlyOneCoordinator) {
 }
 
 TEST(ConsortiumFileTest, AtLeastThreeComputeParties) {
-  ExpectInvalid(absl::StrReplaceAll(GoodFile(), {{Entry("helper-1", "helper", "[::1]:7003",
-                                                              kFp2),
-                                                  ""}}),
-                "participant: 2 compute parties");
+  ExpectInvalid(
+      absl::StrReplaceAll(GoodFile(), {{Entry("helper-1", "helper", "[::1]:7003", kFp2), ""}}),
+      "participant: a committee of 2 compute parties (role compute or both: "
+      "\"alice\", \"bob\")");
+}
+
+// A committee of three serving data holders: roles compute, data and both.
+std::string CommitteeFile(int data_holders) {
+  std::string text = absl::StrCat(
+      "[consortium]\nname = \"big\"\nca_fingerprint = \"", kCa, "\"\n\n",
+      Entry("coord", "coordinator", "c:7000", kFp3), Entry("c0", "compute", "c0:7001", kFp0),
+      Entry("c1", "both", "c1:7002", kFp1), Entry("c2", "compute", "c2:7003", kFp2));
+  for (int i = 0; i < data_holders; ++i) {
+    // Distinct fingerprints: the index in the last hex digits.
+    std::string fp(64, 'a');
+    const std::string digits = absl::StrCat(1000 + i);
+    fp.replace(64 - digits.size(), digits.size(), digits);
+    absl::StrAppend(&text, Entry(absl::StrCat("h", i), "data", absl::StrCat("h", i, ":80"), fp));
+  }
+  return text;
+}
+
+TEST(ConsortiumFileTest, RolesComputeDataAndBoth) {
+  absl::StatusOr<Consortium> c = Consortium::Parse(CommitteeFile(30), "consortium.toml");
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->num_compute_parties(), 3);
+  EXPECT_EQ(c->num_data_holders(), 30);
+  const std::vector<Participant> committee = c->compute_parties();
+  ASSERT_EQ(committee.size(), 3u);
+  EXPECT_EQ(committee[1].name, "c1");
+  EXPECT_EQ(committee[1].role, ParticipantRole::kBoth);
+  EXPECT_EQ(committee[1].data_index, -1);
+  const std::vector<Participant> holders = c->data_holders();
+  ASSERT_EQ(holders.size(), 30u);
+  for (int i = 0; i < 30; ++i) {
+    EXPECT_EQ(holders[i].name, absl::StrCat("h", i));
+    EXPECT_EQ(holders[i].data_index, i);
+    EXPECT_EQ(holders[i].party_index, -1);
+    EXPECT_TRUE(holders[i].holds_documents());
+    EXPECT_FALSE(holders[i].is_compute_party());
+  }
+  EXPECT_EQ(RoleName(holders[0].role), "data");
+  EXPECT_EQ(c->FindByPartyIndex(3).status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(ConsortiumFileTest, TheCommitteeIsOddAndAtLeastThree) {
+  ExpectInvalid(absl::StrReplaceAll(CommitteeFile(2), {{"role = \"compute\"\naddress = \"c2",
+                                                        "role = \"data\"\naddress = \"c2"}}),
+                "a committee of 2 compute parties (role compute or both: \"c0\", \"c1\")");
+  // Four compute parties: even.
+  ExpectInvalid(absl::StrReplaceAll(CommitteeFile(2), {{"role = \"data\"\naddress = \"h0",
+                                                        "role = \"compute\"\naddress = \"h0"}}),
+                "a committee of 4 compute parties (role compute or both: \"c0\", \"c1\", "
+                "\"c2\", \"h0\"); the MPC needs an odd number from 3 to 63");
+  // Five is a committee.
+  EXPECT_TRUE(Consortium::Parse(
+                  absl::StrReplaceAll(
+                      CommitteeFile(3),
+                      {{"role = \"data\"\naddress = \"h0", "role = \"compute\"\naddress = \"h0"},
+                       {"role = \"data\"\naddress = \"h1", "role = \"both\"\naddress = \"h1"}}),
+                  "consortium.toml")
+                  .ok());
+}
+
+TEST(ConsortiumFileTest, SomeoneMustHoldDocuments) {
+  ExpectInvalid(absl::StrReplaceAll(CommitteeFile(0), {{"\"both\"", "\"compute\""}}),
+                "no participant holds documents (role data or both); the compute parties "
+                "\"c0\", \"c1\", \"c2\" have none to train on");
+}
+
+TEST(ConsortiumFileTest, TheDaemonsRefuseDataHoldersForNow) {
+  absl::StatusOr<Consortium> with = Consortium::Parse(CommitteeFile(2), "consortium.toml");
+  ASSERT_TRUE(with.ok()) << with.status();
+  const absl::Status refused = RequireNoDataHolders(*with, "consortium.toml");
+  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(refused.message(), HasSubstr("consortium.toml: \"h0\", \"h1\" have role data"));
+  absl::StatusOr<Consortium> without = Consortium::Parse(CommitteeFile(0), "consortium.toml");
+  ASSERT_TRUE(without.ok()) << without.status();
+  EXPECT_TRUE(RequireNoDataHolders(*without, "consortium.toml").ok());
 }
 
 TEST(ConsortiumFileTest, UnknownKeysAndTablesAreRefused) {

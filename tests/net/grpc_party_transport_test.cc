@@ -128,7 +128,7 @@ class PartyLinkTest : public ::testing::Test {
     const std::string participants =
         "--coordinator coord=127.0.0.1:7000 --party p0=127.0.0.1:7001 "
         "--party p1=127.0.0.1:7002 --party p2=127.0.0.1:7003";
-    ASSERT_TRUE(MakeCerts(Dir(), participants + " --party p3=127.0.0.1:7004").ok());
+    ASSERT_TRUE(MakeCerts(Dir(), participants + " --data p3=127.0.0.1:7004").ok());
     ASSERT_TRUE(MakeCerts(OtherDir(), participants + " --name other").ok());
     // The consortium the daemons use: p3 has a CA-signed certificate but is
     // not in it.

@@ -78,7 +78,7 @@ TEST_F(TlsIdentityTest, MakeCertsOutputLoadsAndIsPinned) {
   absl::StatusOr<Consortium> consortium = Consortium::Load(dir_ / "consortium.toml");
   ASSERT_TRUE(consortium.ok()) << consortium.status();
   EXPECT_EQ(consortium->num_compute_parties(), 3);
-  EXPECT_EQ(consortium->FindByName("h2")->role, ParticipantRole::kHelper);
+  EXPECT_EQ(consortium->FindByName("h2")->role, ParticipantRole::kCompute);
   EXPECT_EQ(consortium->FindByName("h2")->address, "localhost:7003");
   for (const std::string name : {"coord", "p0", "p1", "h2"}) {
     absl::StatusOr<TlsIdentity> identity = LoadIdentity(name);
@@ -140,7 +140,28 @@ TEST_F(TlsIdentityTest, MakeCertsRefusesToOverwriteWithoutForce) {
 TEST_F(TlsIdentityTest, MakeCertsChecksTheParticipants) {
   const absl::Status two = MakeCerts(tmp_.path() / "two",
                                      "--coordinator c=h:1 --party a=h:2 --party b=h:3");
-  EXPECT_THAT(two.message(), HasSubstr("at least 3 compute parties"));
+  EXPECT_THAT(two.message(),
+              HasSubstr("a committee of 2 compute parties (--both, --compute: a b)"));
+  const absl::Status four = MakeCerts(tmp_.path() / "four",
+                                      "--coordinator c=h:1 --party a=h:2 --both b=h:3 --both d=h:4 "
+                                      "--compute e=h:5 --data f=h:6");
+  EXPECT_THAT(four.message(), HasSubstr("a committee of 4 compute parties (--both, --compute: a b "
+                                        "d e); the MPC needs an odd number"));
+  const absl::Status no_documents = MakeCerts(
+      tmp_.path() / "nd", "--coordinator c=h:1 --compute a=h:2 --helper b=h:3 --compute d=h:4");
+  EXPECT_THAT(no_documents.message(), HasSubstr("no participant holds documents"));
+  // A committee of three serving two data holders: roles as written.
+  ASSERT_TRUE(MakeCerts(tmp_.path() / "roles",
+                        "--coordinator c=h:1 --compute a=h:2 --both "
+                        "b=h:3 --helper d=h:4 --data e=h:5 --data f=relay")
+                  .ok());
+  absl::StatusOr<Consortium> roles = Consortium::Load(tmp_.path() / "roles" / "consortium.toml");
+  ASSERT_TRUE(roles.ok()) << roles.status();
+  EXPECT_EQ(roles->num_compute_parties(), 3);
+  EXPECT_EQ(roles->num_data_holders(), 2);
+  EXPECT_EQ(roles->FindByName("d")->role, ParticipantRole::kCompute);
+  EXPECT_EQ(roles->FindByName("b")->role, ParticipantRole::kBoth);
+  EXPECT_TRUE(roles->FindByName("f")->relay);
   const absl::Status no_coordinator =
       MakeCerts(tmp_.path() / "nc", "--party a=h:2 --party b=h:3 --party c=h:4");
   EXPECT_THAT(no_coordinator.message(), HasSubstr("exactly one --coordinator"));
@@ -148,6 +169,7 @@ TEST_F(TlsIdentityTest, MakeCertsChecksTheParticipants) {
       tmp_.path() / "bn", "--coordinator C=h:1 --party a=h:2 --party b=h:3 --party c=h:4");
   EXPECT_THAT(bad_name.message(), HasSubstr("[a-z0-9-]+"));
   EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "two"));
+  EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "four"));
 }
 
 }  // namespace
