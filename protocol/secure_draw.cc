@@ -178,9 +178,107 @@ absl::StatusOr<std::vector<std::optional<int>>> ToTopics(
   return out;
 }
 
+// The elements `picked` of bit-sliced shares, in that order.
+BitShares PickBits(const BitShares& bits, const std::vector<size_t>& picked) {
+  BitShares out;
+  out.count = picked.size();
+  out.own.assign((picked.size() + 63) / 64, 0);
+  out.next.assign(out.own.size(), 0);
+  for (size_t i = 0; i < picked.size(); ++i) {
+    const size_t e = picked[i];
+    out.own[i / 64] |= ((bits.own[e / 64] >> (e % 64)) & 1) << (i % 64);
+    out.next[i / 64] |= ((bits.next[e / 64] >> (e % 64)) & 1) << (i % 64);
+  }
+  return out;
+}
+
+// For each client, the positions in [0, owners.size()) it owns, in order;
+// and the committee's positions. InvalidArgument for an owner that is
+// neither a party nor (with clients) a client.
+absl::Status SplitOwners(int parties, absl::Span<const int> owners, const DrawClients* clients,
+                         std::vector<size_t>& committee,
+                         std::vector<std::vector<size_t>>& by_client) {
+  const int num_clients = clients == nullptr ? 0 : clients->links->num_clients();
+  by_client.assign(num_clients, {});
+  for (size_t tau = 0; tau < owners.size(); ++tau) {
+    const int o = owners[tau];
+    if (o >= 0 && o < parties) {
+      committee.push_back(tau);
+    } else if (o >= parties && o < parties + num_clients) {
+      by_client[o - parties].push_back(tau);
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "secure draw: owner of token ", tau, " is ", o, ", not a party id (0..", parties - 1, ")",
+          num_clients > 0
+              ? absl::StrCat(" or a client (", parties, "..", parties + num_clients - 1, ")")
+              : ""));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// values[tau] opened to owners[tau]: OpenTo for the committee's owners, and
+// every member's shares of a client's tokens to that client.
+absl::StatusOr<std::vector<std::optional<FieldElement>>> OpenToOwners(MpcEngine& engine,
+                                                                      const Shares& values,
+                                                                      absl::Span<const int> owners,
+                                                                      const DrawClients* clients) {
+  if (clients == nullptr) return engine.OpenTo(values, owners);
+  std::vector<size_t> committee;
+  std::vector<std::vector<size_t>> by_client;
+  RETURN_IF_ERROR(SplitOwners(engine.num_parties(), owners, clients, committee, by_client));
+  Shares mine(committee.size());
+  std::vector<int> receivers(committee.size());
+  for (size_t i = 0; i < committee.size(); ++i) {
+    mine[i] = values[committee[i]];
+    receivers[i] = owners[committee[i]];
+  }
+  ASSIGN_OR_RETURN(auto opened, engine.OpenTo(mine, receivers));
+  std::vector<std::optional<FieldElement>> out(values.size());
+  for (size_t i = 0; i < committee.size(); ++i) out[committee[i]] = opened[i];
+  for (size_t c = 0; c < by_client.size(); ++c) {
+    Shares theirs(by_client[c].size());
+    for (size_t i = 0; i < by_client[c].size(); ++i) theirs[i] = values[by_client[c][i]];
+    RETURN_IF_ERROR(clients->links->RevealTo(static_cast<int>(c), clients->round, theirs));
+  }
+  return out;
+}
+
+// bits[tau * cuts + j] opened to owners[tau], the same way with replicated
+// shares: OpenBitsTo for the committee's owners, every member's own
+// component to the clients.
+absl::StatusOr<std::vector<std::optional<bool>>> OpenBitsToOwners(ReplicatedRing& ring, int parties,
+                                                                  const BitShares& bits,
+                                                                  size_t cuts,
+                                                                  absl::Span<const int> owners,
+                                                                  const DrawClients* clients) {
+  std::vector<size_t> committee;
+  std::vector<std::vector<size_t>> by_client;
+  RETURN_IF_ERROR(SplitOwners(parties, owners, clients, committee, by_client));
+  auto elements_of = [&](const std::vector<size_t>& tokens) {
+    std::vector<size_t> e;
+    for (size_t tau : tokens) {
+      for (size_t j = 0; j < cuts; ++j) e.push_back(tau * cuts + j);
+    }
+    return e;
+  };
+  const std::vector<size_t> mine = elements_of(committee);
+  std::vector<int> receivers(mine.size());
+  for (size_t i = 0; i < mine.size(); ++i) receivers[i] = owners[mine[i] / cuts];
+  ASSIGN_OR_RETURN(auto opened,
+                   ring.OpenBitsTo(clients == nullptr ? bits : PickBits(bits, mine), receivers));
+  std::vector<std::optional<bool>> out(bits.count);
+  for (size_t i = 0; i < mine.size(); ++i) out[mine[i]] = opened[i];
+  for (size_t c = 0; c < by_client.size(); ++c) {
+    RETURN_IF_ERROR(clients->links->RevealBitsTo(static_cast<int>(c), clients->round,
+                                                 PickBits(bits, elements_of(by_client[c]))));
+  }
+  return out;
+}
+
 absl::StatusOr<std::vector<std::optional<int>>> DrawParallel(
-    MpcEngine& engine, const SecureDrawPlan& plan, const TopicTree& tree,
-    const Shares& weights, absl::Span<const int> owners, absl::Span<const MaskBatch> masks) {
+    MpcEngine& engine, const SecureDrawPlan& plan, const TopicTree& tree, const Shares& weights,
+    absl::Span<const int> owners, absl::Span<const MaskBatch> masks, const DrawClients* clients) {
   const size_t tokens = owners.size(), nodes = tree.nodes.size();
   const int num_topics = plan.num_topics;
   Shares left, total;
@@ -227,7 +325,7 @@ absl::StatusOr<std::vector<std::optional<int>>> DrawParallel(
     for (int k = 1; k < num_topics; ++k) sum += FieldElement::FromUint64(k) * leaf[tau * num_topics + k];
     topic[tau] = sum;
   }
-  ASSIGN_OR_RETURN(auto opened, engine.OpenTo(topic, owners));
+  ASSIGN_OR_RETURN(auto opened, OpenToOwners(engine, topic, owners, clients));
   return ToTopics(opened, num_topics);
 }
 
@@ -237,7 +335,7 @@ absl::StatusOr<std::vector<std::optional<int>>> DrawParallel(
 // monotone in k (P_k is), they tell the owner its topic and nothing else.
 absl::StatusOr<std::vector<std::optional<int>>> InverseCdfReplicated(
     MpcEngine& engine, const SecureDrawPlan& plan, const Shares& uniform, const Shares& sums,
-    const Shares& prefixes, absl::Span<const int> owners) {
+    const Shares& prefixes, absl::Span<const int> owners, const DrawClients* clients) {
   ASSIGN_OR_RETURN(ReplicatedRing ring, ReplicatedRing::Create(engine));
   const size_t tokens = owners.size();
   const size_t cuts = static_cast<size_t>(plan.num_topics - 1);
@@ -248,13 +346,11 @@ absl::StatusOr<std::vector<std::optional<int>>> InverseCdfReplicated(
   ASSIGN_OR_RETURN(RingShares scaled_sum, ring.Mul(RingSlice(converted, 0, tokens),
                                                    RingSlice(converted, tokens, tokens)));
   RingShares gap = RingSlice(converted, 2 * tokens, tokens * cuts);
-  std::vector<int> receivers(tokens * cuts);
   for (size_t tau = 0; tau < tokens; ++tau) {
     for (size_t c = 0; c < cuts; ++c) {
       const size_t e = tau * cuts + c;
       gap.own[e] = (gap.own[e] << plan.uniform_bits) - scaled_sum.own[tau];
       gap.next[e] = (gap.next[e] << plan.uniform_bits) - scaled_sum.next[tau];
-      receivers[e] = owners[tau];
     }
   }
   // -1 on component 0: parties 0 (own) and 2 (next) hold it.
@@ -264,7 +360,8 @@ absl::StatusOr<std::vector<std::optional<int>>> InverseCdfReplicated(
     if (me == 2) gap.next[e] -= 1;
   }
   ASSIGN_OR_RETURN(BitShares passed, ring.LessThanZero(gap, plan.comparison_bits + 1));
-  ASSIGN_OR_RETURN(auto opened, ring.OpenBitsTo(passed, receivers));
+  ASSIGN_OR_RETURN(auto opened,
+                   OpenBitsToOwners(ring, engine.num_parties(), passed, cuts, owners, clients));
   std::vector<std::optional<int>> out(tokens);
   for (size_t tau = 0; tau < tokens; ++tau) {
     if (owners[tau] != me) continue;
@@ -278,7 +375,7 @@ absl::StatusOr<std::vector<std::optional<int>>> InverseCdfReplicated(
 // topic = #{k in 1..K-1 : 2^u P_k <= U S}, P_k = w_0 + ... + w_{k-1}.
 absl::StatusOr<std::vector<std::optional<int>>> DrawInverseCdf(
     MpcEngine& engine, const SecureDrawPlan& plan, const Shares& weights,
-    absl::Span<const int> owners, absl::Span<const MaskBatch> masks) {
+    absl::Span<const int> owners, absl::Span<const MaskBatch> masks, const DrawClients* clients) {
   const size_t tokens = owners.size();
   const int K = plan.num_topics, cuts = K - 1;
   Shares sums(tokens), prefixes(tokens * cuts);
@@ -291,7 +388,7 @@ absl::StatusOr<std::vector<std::optional<int>>> DrawInverseCdf(
     sums[tau] = prefix;
   }
   if (plan.replicated) {
-    return InverseCdfReplicated(engine, plan, masks[0].low, sums, prefixes, owners);
+    return InverseCdfReplicated(engine, plan, masks[0].low, sums, prefixes, owners, clients);
   }
   ASSIGN_OR_RETURN(Shares scaled_sum, engine.Mul(masks[0].low, sums));
   Shares lhs(tokens * cuts);
@@ -308,7 +405,7 @@ absl::StatusOr<std::vector<std::optional<int>>> DrawInverseCdf(
     for (int c = 0; c < cuts; ++c) passed -= below[tau * cuts + c];
     topic[tau] = passed;
   }
-  ASSIGN_OR_RETURN(auto opened, engine.OpenTo(topic, owners));
+  ASSIGN_OR_RETURN(auto opened, OpenToOwners(engine, topic, owners, clients));
   return ToTopics(opened, K);
 }
 
@@ -483,21 +580,37 @@ absl::StatusOr<SecureDrawPlan> PlanSecureDraw(const MpcConfig& config,
 namespace {
 
 absl::Status CheckDrawInputs(const MpcEngine& engine, const Shares& weights,
-                             absl::Span<const int> owners, const SecureDrawOptions& options) {
+                             absl::Span<const int> owners, const SecureDrawOptions& options,
+                             const DrawClients* clients = nullptr) {
   const size_t tokens = owners.size();
   if (weights.size() != tokens * options.num_topics) {
     return absl::InvalidArgumentError(absl::StrCat(
         "secure draw: ", weights.size(), " weight shares for ", tokens, " tokens and K = ",
         options.num_topics, "; expected ", tokens * options.num_topics));
   }
-  for (size_t tau = 0; tau < tokens; ++tau) {
-    if (owners[tau] < 0 || owners[tau] >= engine.num_parties()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "secure draw: owner of token ", tau, " is party ", owners[tau],
-          ", not a party id (0..", engine.num_parties() - 1, ")"));
+  if (clients == nullptr) {
+    for (size_t tau = 0; tau < tokens; ++tau) {
+      if (owners[tau] < 0 || owners[tau] >= engine.num_parties()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("secure draw: owner of token ", tau, " is party ", owners[tau],
+                         ", not a party id (0..", engine.num_parties() - 1, ")"));
+      }
     }
+    return absl::OkStatus();
   }
-  return absl::OkStatus();
+  if (clients->links == nullptr || clients->links->is_client() ||
+      clients->links->committee_size() != engine.num_parties()) {
+    return absl::InvalidArgumentError(
+        "secure draw: the clients' links must be this member's, for this committee");
+  }
+  if (options.method == DrawMethod::kBinarySearch) {
+    return absl::InvalidArgumentError(
+        "secure draw: the binary search has every token's owner deal at each level; tokens of "
+        "data holders are drawn with the inverse CDF or the parallel tree");
+  }
+  std::vector<size_t> committee;
+  std::vector<std::vector<size_t>> by_client;
+  return SplitOwners(engine.num_parties(), owners, clients, committee, by_client);
 }
 
 }  // namespace
@@ -534,14 +647,17 @@ absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine,
   return SecureDraw(engine, weights, owners, options, masks);
 }
 
-absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine,
-                                                           const Shares& weights,
-                                                           absl::Span<const int> owners,
-                                                           const SecureDrawOptions& options,
-                                                           absl::Span<const MaskBatch> masks) {
+namespace {
+
+absl::StatusOr<std::vector<std::optional<int>>> DrawWithMasks(MpcEngine& engine,
+                                                              const Shares& weights,
+                                                              absl::Span<const int> owners,
+                                                              const SecureDrawOptions& options,
+                                                              absl::Span<const MaskBatch> masks,
+                                                              const DrawClients* clients) {
   ASSIGN_OR_RETURN(SecureDrawPlan plan, PlanSecureDraw(engine.config(), options));
   const size_t tokens = owners.size();
-  RETURN_IF_ERROR(CheckDrawInputs(engine, weights, owners, options));
+  RETURN_IF_ERROR(CheckDrawInputs(engine, weights, owners, options, clients));
   const std::vector<MaskSpec> want = SecureDrawMaskSpecs(engine.config(), plan, tokens);
   if (masks.size() != want.size()) {
     return absl::InvalidArgumentError(absl::StrCat("secure draw: ", masks.size(),
@@ -551,6 +667,7 @@ absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine,
     RETURN_IF_ERROR(CheckMasks(masks[i], want[i], "secure draw"));
   }
   if (options.num_topics == 1) {
+    // Every token's topic is 0; a client knows it without a message.
     std::vector<std::optional<int>> out(tokens);
     for (size_t tau = 0; tau < tokens; ++tau) {
       if (owners[tau] == engine.party_id()) out[tau] = 0;
@@ -558,13 +675,62 @@ absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine,
     return out;
   }
   if (options.method == DrawMethod::kInverseCdf) {
-    return DrawInverseCdf(engine, plan, weights, owners, masks);
+    return DrawInverseCdf(engine, plan, weights, owners, masks, clients);
   }
   const TopicTree tree(options.num_topics);
   if (options.method == DrawMethod::kParallelTree) {
-    return DrawParallel(engine, plan, tree, weights, owners, masks);
+    return DrawParallel(engine, plan, tree, weights, owners, masks, clients);
   }
   return DrawBinarySearch(engine, plan, tree, weights, owners, masks);
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine, const Shares& weights,
+                                                           absl::Span<const int> owners,
+                                                           const SecureDrawOptions& options,
+                                                           absl::Span<const MaskBatch> masks) {
+  return DrawWithMasks(engine, weights, owners, options, masks, nullptr);
+}
+
+absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(MpcEngine& engine, const Shares& weights,
+                                                           absl::Span<const int> owners,
+                                                           const SecureDrawOptions& options,
+                                                           absl::Span<const MaskBatch> masks,
+                                                           const DrawClients& clients) {
+  return DrawWithMasks(engine, weights, owners, options, masks, &clients);
+}
+
+absl::StatusOr<std::vector<int>> ReceiveDrawnTopics(crypto::CommitteeLinks& links,
+                                                    const MpcConfig& committee,
+                                                    const SecureDrawOptions& options,
+                                                    uint64_t round, size_t tokens) {
+  ASSIGN_OR_RETURN(SecureDrawPlan plan, PlanSecureDraw(committee, options));
+  if (options.method == DrawMethod::kBinarySearch) {
+    return absl::InvalidArgumentError(
+        "secure draw: a data holder's tokens are drawn with the inverse CDF or the parallel tree");
+  }
+  std::vector<int> topics(tokens, 0);
+  if (options.num_topics == 1) return topics;
+  const int K = options.num_topics;
+  if (plan.replicated) {
+    const size_t cuts = static_cast<size_t>(K - 1);
+    ASSIGN_OR_RETURN(std::vector<bool> bits, links.ReceiveRevealedBits(round, tokens * cuts));
+    for (size_t tau = 0; tau < tokens; ++tau) {
+      for (size_t c = 0; c < cuts; ++c) topics[tau] += bits[tau * cuts + c] ? 1 : 0;
+    }
+    return topics;
+  }
+  ASSIGN_OR_RETURN(FieldVector values, links.ReceiveRevealed(round, tokens));
+  for (size_t tau = 0; tau < tokens; ++tau) {
+    if (values[tau].value() >= static_cast<uint128>(K)) {
+      return absl::InvalidArgumentError(absl::StrCat("secure draw: token ", tau, " revealed topic ",
+                                                     values[tau].ToString(),
+                                                     ", not below K = ", K));
+    }
+    topics[tau] = static_cast<int>(values[tau].value());
+  }
+  return topics;
 }
 
 }  // namespace pplda::protocol

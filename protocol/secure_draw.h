@@ -79,6 +79,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "crypto/mpc/committee_links.h"
 #include "crypto/mpc/mpc_config.h"
 #include "crypto/mpc/mpc_engine.h"
 #include "crypto/mpc/mpc_masks.h"
@@ -136,6 +137,31 @@ std::vector<crypto::MaskSpec> SecureDrawMaskSpecs(const crypto::MpcConfig& confi
 absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(
     crypto::MpcEngine& engine, const crypto::Shares& weights, absl::Span<const int> owners,
     const SecureDrawOptions& options, absl::Span<const crypto::MaskBatch> masks);
+
+// Owners outside the committee (data holders): with `clients`, an owner id
+// n + c (n = the engine's parties) is client c of clients->links
+// (crypto/mpc/committee_links.h), which learns its tokens' topics, in
+// token order, from every member in links round clients->round: the
+// topic's shares (field comparisons) or its K - 1 monotone comparison bits
+// (replicated), as a committee owner's OpenTo would give them. Every member
+// sends each client one message, empty when it owns no token. The
+// binary-search draw, whose owner deals at every level, is InvalidArgument
+// with clients.
+struct DrawClients {
+  crypto::CommitteeLinks* links = nullptr;
+  uint64_t round = 0;
+};
+absl::StatusOr<std::vector<std::optional<int>>> SecureDraw(
+    crypto::MpcEngine& engine, const crypto::Shares& weights, absl::Span<const int> owners,
+    const SecureDrawOptions& options, absl::Span<const crypto::MaskBatch> masks,
+    const DrawClients& clients);
+// A client's side: the topics of its `tokens` tokens, revealed in `round`
+// by a committee with `committee`'s config drawing with `options`.
+// InvalidArgument for a topic out of range (inconsistent members).
+absl::StatusOr<std::vector<int>> ReceiveDrawnTopics(crypto::CommitteeLinks& links,
+                                                    const crypto::MpcConfig& committee,
+                                                    const SecureDrawOptions& options,
+                                                    uint64_t round, size_t tokens);
 
 }  // namespace pplda::protocol
 

@@ -52,7 +52,8 @@ absl::StatusOr<SecureLdaPlan> SecureLdaPlan::Create(const SecureLdaOptions& opti
                                                     int32_t num_terms,
                                                     std::vector<int64_t> tokens_per_party,
                                                     const crypto::PaillierPublicKey& key,
-                                                    const crypto::MpcConfig& config) {
+                                                    const crypto::MpcConfig& config,
+                                                    std::vector<int64_t> tokens_per_holder) {
   if (options.num_topics < 1 || options.num_topics > 65535) {
     return absl::InvalidArgumentError(
         absl::StrCat("num_topics must be in [1, 65535], got ", options.num_topics));
@@ -66,15 +67,21 @@ absl::StatusOr<SecureLdaPlan> SecureLdaPlan::Create(const SecureLdaOptions& opti
                                                    " entries but the MPC config has ",
                                                    config.num_parties(), " parties"));
   }
+  std::vector<int64_t> tokens_per_owner = std::move(tokens_per_party);
+  tokens_per_owner.insert(tokens_per_owner.end(), tokens_per_holder.begin(),
+                          tokens_per_holder.end());
   int64_t total = 0;
   std::vector<int64_t> offsets;
-  for (int p = 0; p < n; ++p) {
-    if (tokens_per_party[p] < 0) {
+  for (size_t o = 0; o < tokens_per_owner.size(); ++o) {
+    const int64_t tokens = tokens_per_owner[o];
+    if (tokens < 0 || tokens > kMaxTokens - total) {
       return absl::InvalidArgumentError(
-          absl::StrCat("party ", p, " has a negative token count ", tokens_per_party[p]));
+          absl::StrCat(o < static_cast<size_t>(n) ? "party " : "data holder ",
+                       o < static_cast<size_t>(n) ? o : o - n, " has ", tokens,
+                       " tokens: counts must be >= 0 and total at most ", kMaxTokens));
     }
     offsets.push_back(total);
-    total += tokens_per_party[p];
+    total += tokens;
   }
   if (total < 1) return absl::InvalidArgumentError("no party holds any token (T = 0)");
   ASSIGN_OR_RETURN(int64_t q, ChooseScale(options.alpha, options.beta));
@@ -104,7 +111,8 @@ absl::StatusOr<SecureLdaPlan> SecureLdaPlan::Create(const SecureLdaOptions& opti
   SecureLdaPlan plan(std::move(layout));
   plan.options_ = options;
   plan.num_terms_ = num_terms;
-  plan.tokens_per_party_ = std::move(tokens_per_party);
+  plan.num_parties_ = n;
+  plan.tokens_per_owner_ = std::move(tokens_per_owner);
   plan.token_offsets_ = std::move(offsets);
   plan.total_tokens_ = total;
   plan.scale_ = q;
@@ -156,7 +164,7 @@ void SecureLdaPlan::ChooseChunkWidth() {
     const int chunks = (K + c - 1) / c;
     const size_t per_ct = static_cast<size_t>(s / c);
     double cost = static_cast<double>(num_terms_) * chunks / kEncryptionsPerDecryption;
-    for (int64_t t : tokens_per_party_) {
+    for (int64_t t : tokens_per_owner_) {
       cost += static_cast<double>((static_cast<size_t>(t) * chunks + per_ct - 1) / per_ct);
     }
     if (best < 0 || cost < best) {  // ties keep the wider chunk (fewer matrix ciphertexts)
@@ -187,7 +195,7 @@ size_t SecureLdaPlan::SelectionSlot(int64_t token, int topic) const {
 
 uint64_t SecureLdaPlan::PartialDecryptionsPerIteration(int decryptors) const {
   uint64_t cts = TotalsCiphertexts();
-  for (int64_t t : tokens_per_party_) cts += SelectionCiphertexts(t);
+  for (int64_t t : tokens_per_owner_) cts += SelectionCiphertexts(t);
   return cts * static_cast<uint64_t>(decryptors);
 }
 

@@ -86,19 +86,31 @@ struct SecureLdaOptions {
 
 class SecureLdaPlan {
  public:
+  // Token owners: the committee's compute parties 0..n-1 (n = the MPC
+  // config's parties, tokens_per_party by party id, a helper's 0), then the
+  // data holders outside the committee (tokens_per_holder by data index):
+  // owner n + h is data holder h. Token counts >= 0, their total in
+  // [1, kMaxTokens].
+  static constexpr int64_t kMaxTokens = int64_t{1} << 40;
   static absl::StatusOr<SecureLdaPlan> Create(const SecureLdaOptions& options, int32_t num_terms,
                                               std::vector<int64_t> tokens_per_party,
                                               const crypto::PaillierPublicKey& key,
-                                              const crypto::MpcConfig& config);
+                                              const crypto::MpcConfig& config,
+                                              std::vector<int64_t> tokens_per_holder = {});
 
   const SecureLdaOptions& options() const { return options_; }
   int num_topics() const { return options_.num_topics; }
   int32_t num_terms() const { return num_terms_; }
-  int num_parties() const { return static_cast<int>(tokens_per_party_.size()); }
-  int64_t tokens_of(int party) const { return tokens_per_party_[party]; }
+  // The committee: the MPC's parties.
+  int num_parties() const { return num_parties_; }
+  int num_holders() const { return num_owners() - num_parties_; }
+  int num_owners() const { return static_cast<int>(tokens_per_owner_.size()); }
+  // The owner index of data holder `holder`.
+  int HolderOwner(int holder) const { return num_parties_ + holder; }
+  int64_t tokens_of(int owner) const { return tokens_per_owner_[owner]; }
   int64_t total_tokens() const { return total_tokens_; }
-  // Index of party p's first token in the global token order (party-major).
-  int64_t token_offset(int party) const { return token_offsets_[party]; }
+  // Index of owner o's first token in the global token order (owner-major).
+  int64_t token_offset(int owner) const { return token_offsets_[owner]; }
 
   int64_t scale() const { return scale_; }            // Q
   int64_t alpha_scaled() const { return alpha_q_; }   // A
@@ -145,7 +157,8 @@ class SecureLdaPlan {
 
   SecureLdaOptions options_;
   int32_t num_terms_ = 0;
-  std::vector<int64_t> tokens_per_party_;
+  int num_parties_ = 0;
+  std::vector<int64_t> tokens_per_owner_;  // committee, then data holders
   std::vector<int64_t> token_offsets_;
   int64_t total_tokens_ = 0;
   int64_t scale_ = 1, alpha_q_ = 0, beta_q_ = 0;

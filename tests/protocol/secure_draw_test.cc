@@ -1,9 +1,13 @@
 #include "protocol/secure_draw.h"
 
+#include <thread>
 #include <tuple>
 
 #include "absl/status/status.h"
+#include "base/status_macros.h"
+#include "crypto/mpc/committee_links.h"
 #include "crypto/mpc/mpc_testing.h"
+#include "crypto/mpc/simulated_network.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -309,6 +313,98 @@ TEST(SecureDrawTest, BadOptionsAndInputsAreRejected) {
     return SecureDraw(e, crypto::Shares(6), std::vector<int>{0, 7}, {3, 10}).status();
   });
   EXPECT_THAT(s.message(), HasSubstr("owner of token 1 is party 7"));
+}
+
+// Data holders outside the committee: tokens owned by two clients of the
+// committee's links learn their topics (exactly the one topic of non-zero
+// weight) and nothing reaches any member; the committee's own owners get
+// theirs as before. Replicated sharing (3 members, the inverse CDF), the
+// field comparison (3 members forced; 5 members) and the parallel tree.
+struct ClientCase {
+  int parties;
+  DrawMethod method;
+  DrawComparison comparison;
+};
+
+class SecureDrawClientsTest : public ::testing::TestWithParam<ClientCase> {};
+
+INSTANTIATE_TEST_SUITE_P(
+    CommitteesAndMethods, SecureDrawClientsTest,
+    ::testing::Values(ClientCase{3, DrawMethod::kInverseCdf, DrawComparison::kAuto},
+                      ClientCase{3, DrawMethod::kInverseCdf, DrawComparison::kStatistical},
+                      ClientCase{5, DrawMethod::kInverseCdf, DrawComparison::kAuto},
+                      ClientCase{3, DrawMethod::kParallelTree, DrawComparison::kAuto}));
+
+TEST_P(SecureDrawClientsTest, DataHoldersLearnTheirTokensTopicsOnly) {
+  const ClientCase c = GetParam();
+  const int n = c.parties, K = 5, tokens = 12;
+  auto bed = crypto::MpcTestbed::Create(n, (n - 1) / 2, 41).value();
+  auto links_net = crypto::SimulatedNetwork::Create(n + 2).value();
+  SecureDrawOptions options{K, 20, c.method, c.comparison};
+  std::vector<int> owners(tokens), target(tokens);
+  std::vector<int64_t> weights(static_cast<size_t>(tokens) * K, 0);
+  std::vector<std::vector<int>> client_targets(2);
+  for (int tau = 0; tau < tokens; ++tau) {
+    // Parties 0 and 1, then clients 0 and 1 (owners n and n + 1).
+    owners[tau] = tau % 4 < 2 ? tau % 4 : n + tau % 4 - 2;
+    target[tau] = (tau * 7 + 3) % K;
+    weights[static_cast<size_t>(tau) * K + target[tau]] = 1;
+    if (tau % 4 >= 2) client_targets[tau % 4 - 2].push_back(target[tau]);
+  }
+  const std::vector<crypto::Shares> shares = bed->ShareIntegers(weights);
+  std::vector<std::vector<std::optional<int>>> seen(n);
+  std::vector<absl::StatusOr<std::vector<int>>> client_topics(2, absl::UnknownError("not run"));
+  std::vector<std::thread> clients;
+  for (int k = 0; k < 2; ++k) {
+    clients.emplace_back([&, k] {
+      auto links =
+          crypto::CommitteeLinks::Create(links_net->transport(n + k), bed->config().shamir());
+      client_topics[k] =
+          ReceiveDrawnTopics(*links, bed->config(), options, 1, client_targets[k].size());
+    });
+  }
+  absl::Status status = bed->Run([&](crypto::MpcEngine& e) -> absl::Status {
+    ASSIGN_OR_RETURN(SecureDrawPlan plan, PlanSecureDraw(e.config(), options));
+    ASSIGN_OR_RETURN(auto masks, e.GenerateMasks(SecureDrawMaskSpecs(e.config(), plan, tokens)));
+    ASSIGN_OR_RETURN(
+        crypto::CommitteeLinks links,
+        crypto::CommitteeLinks::Create(links_net->transport(e.party_id()), e.config().shamir()));
+    ASSIGN_OR_RETURN(seen[e.party_id()], SecureDraw(e, shares[e.party_id()], owners, options, masks,
+                                                    DrawClients{&links, 1}));
+    return absl::OkStatus();
+  });
+  for (std::thread& t : clients) t.join();
+  ASSERT_TRUE(status.ok()) << status;
+  for (int p = 0; p < n; ++p) {
+    for (int tau = 0; tau < tokens; ++tau) {
+      if (owners[tau] == p) {
+        EXPECT_EQ(seen[p][tau], target[tau]) << "party " << p << " token " << tau;
+      } else {
+        EXPECT_FALSE(seen[p][tau].has_value()) << "party " << p << " token " << tau;
+      }
+    }
+  }
+  for (int k = 0; k < 2; ++k) {
+    ASSERT_TRUE(client_topics[k].ok()) << client_topics[k].status();
+    EXPECT_EQ(*client_topics[k], client_targets[k]) << "client " << k;
+  }
+}
+
+TEST(SecureDrawClientsErrorsTest, BinarySearchAndUnknownOwnersAreRefused) {
+  auto bed = crypto::MpcTestbed::Create(3, 1, 43).value();
+  auto links_net = crypto::SimulatedNetwork::Create(4).value();
+  auto links = crypto::CommitteeLinks::Create(links_net->transport(0), bed->config().shamir());
+  ASSERT_TRUE(links.ok()) << links.status();
+  SecureDrawOptions binary{5, 20, DrawMethod::kBinarySearch, DrawComparison::kAuto};
+  const crypto::Shares weights(5);
+  auto refused = SecureDraw(bed->engine(0), weights, {3}, binary, {}, DrawClients{&*links, 1});
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(refused.status().message(), HasSubstr("binary search"));
+  SecureDrawOptions cdf{5, 20, DrawMethod::kInverseCdf, DrawComparison::kAuto};
+  auto unknown = SecureDraw(bed->engine(0), weights, {4}, cdf, {}, DrawClients{&*links, 1});
+  EXPECT_EQ(unknown.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(unknown.status().message(), HasSubstr("owner of token 0 is 4"));
+  EXPECT_THAT(unknown.status().message(), HasSubstr("or a client (3..3)"));
 }
 
 }  // namespace

@@ -92,6 +92,37 @@ TEST(SecureLdaPlanTest, DoublingTopicsSplitsThemIntoCheapChunks) {
   EXPECT_EQ(plan->SelectionSlot(0, 7), 7u);  // item 1 (chunk 1), slot 6 + 1
 }
 
+// A committee of three with no documents serving four data holders: the
+// same public widths as three parties holding the same 3,000 tokens, the
+// holders' tokens after the committee's in the global order.
+TEST(SecureLdaPlanTest, DataHoldersOwnTokensAfterTheCommittee) {
+  Fixture f = Make();
+  protocol::SecureLdaOptions o;
+  o.num_topics = 5;
+  auto plan = protocol::SecureLdaPlan::Create(o, 1500, {0, 0, 0}, f.key.public_key->paillier(),
+                                              f.config, {1000, 500, 1000, 500});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->num_parties(), 3);
+  EXPECT_EQ(plan->num_holders(), 4);
+  EXPECT_EQ(plan->num_owners(), 7);
+  EXPECT_EQ(plan->HolderOwner(2), 5);
+  EXPECT_EQ(plan->total_tokens(), 3000);
+  EXPECT_EQ(plan->tokens_of(plan->HolderOwner(1)), 500);
+  EXPECT_EQ(plan->token_offset(plan->HolderOwner(0)), 0);
+  EXPECT_EQ(plan->token_offset(plan->HolderOwner(3)), 2500);
+  auto same = Plan(f, 5, 1500, {1000, 1000, 1000});
+  ASSERT_TRUE(same.ok()) << same.status();
+  EXPECT_EQ(plan->value_bits(), same->value_bits());
+  EXPECT_EQ(plan->layout().slot_bits(), same->layout().slot_bits());  // masks of 3 parties
+  EXPECT_EQ(plan->draw().weight_bits, same->draw().weight_bits);
+  EXPECT_EQ(plan->PartialDecryptionsPerIteration(2), (2 * 334u + 2 * 167u + 1) * 2);
+
+  auto negative = protocol::SecureLdaPlan::Create(o, 1500, {1, 1, 1}, f.key.public_key->paillier(),
+                                                  f.config, {5, -1});
+  EXPECT_EQ(negative.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(negative.status().message(), HasSubstr("data holder 1 has -1 tokens"));
+}
+
 TEST(SecureLdaPlanTest, RejectsBadParameters) {
   Fixture f = Make();
   auto bad_alpha = Plan(f, 5, 10, {1, 1, 1}, 0.1234567);
