@@ -82,6 +82,7 @@ struct SimulateFlags {
   std::string key_dir;  // empty: deal a key here
   uint64_t seed = 1;
   int threads = 0;
+  int committee = 0;  // 0: every party computes; N: a committee of N serves them
   std::string draw = "cdf";
   bool verify_conversion = false;
   bool accept_two_holder_disclosure = false;
@@ -331,6 +332,7 @@ absl::StatusOr<simulation::LocalConsortiumResult> RunConsortium(
   options.iterations = f.iterations;
   options.seed = f.seed;
   options.threads = f.threads;
+  options.committee = f.committee;
   options.dp = dp.counts;
   ProgressReporter progress("simulate", f.iterations, "iterations", g.progress_mode());
   options.on_step = [&](const coordinator::IterationReport& r) {
@@ -345,9 +347,12 @@ absl::StatusOr<simulation::LocalConsortiumResult> RunConsortium(
   if (!g.quiet) {
     int64_t tokens = 0;
     for (const lda::Corpus& c : data.corpora) tokens += c.num_tokens();
+    const std::string roles = f.committee > 0
+                                  ? absl::StrCat(" served by a committee of ", f.committee)
+                              : named.size() == 2 ? std::string(" + a data-less helper")
+                                                  : std::string();
     spdlog::info("simulating {} parties{}: {} tokens, V = {}, K = {}, {} iterations", named.size(),
-                 named.size() == 2 ? " + a data-less helper" : "", tokens, data.vocabulary.size(),
-                 f.lda.num_topics, f.iterations);
+                 roles, tokens, data.vocabulary.size(), f.lda.num_topics, f.iterations);
   }
   ASSIGN_OR_RETURN(simulation::LocalConsortiumResult result,
                    simulation::RunLocalConsortium(std::move(parties), data.vocabulary, key,
@@ -396,6 +401,7 @@ absl::StatusOr<nlohmann::json> SimulationMetadata(
   leakage.key_origin = protocol::KeyOriginLabel(key.key.public_key->origin());
   leakage.data_holders = static_cast<int>(named.size());
   leakage.compute_parties = result.num_parties;
+  leakage.holders_outside_committee = result.num_holders;
   leakage.modulus_bits =
       static_cast<int>(mpz_sizeinbase(key.key.public_key->paillier().n().get_mpz_t(), 2));
   if (f.insecure_deterministic_rng) {
@@ -434,9 +440,11 @@ absl::Status WriteMixtures(const SimulateFlags& f, const std::vector<NamedPath>&
     return absl::PermissionDeniedError("cannot create the mixtures folder " + f.mixtures_dir +
                                        ": " + ec.message());
   }
+  // With a committee the data holders follow its members in the results.
+  const size_t first = result.num_holders > 0 ? static_cast<size_t>(result.num_parties) : 0;
   for (size_t i = 0; i < named.size(); ++i) {
     RETURN_IF_ERROR(WriteTopicMixturesCsv(
-        result.mixtures[i], data.corpora[i],
+        result.mixtures[first + i], data.corpora[i],
         (std::filesystem::path(f.mixtures_dir) / (named[i].name + ".csv")).string()));
   }
   return absl::OkStatus();
@@ -445,6 +453,16 @@ absl::Status WriteMixtures(const SimulateFlags& f, const std::vector<NamedPath>&
 // Flags of this command that conflict with each other or with DP.
 absl::Status CheckSimulateFlags(const SimulateFlags& f, const privacy::DpTrainingOptions& dp) {
   RETURN_IF_ERROR(CheckSecureDpVocabularyFlags(f, dp));
+  if (f.committee > 0 && !f.dp_vocab_candidates.empty()) {
+    return absl::InvalidArgumentError(
+        "--committee cannot be used with --dp-vocab-candidates yet: the secure DP vocabulary "
+        "runs among the data holders as compute parties");
+  }
+  if (f.committee > 0 && (f.dealer_free_key || !f.key_dir.empty())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--committee cannot be used with ", f.dealer_free_key ? "--dealer-free-key" : "--key-dir",
+        " yet: the committee's key is dealt here (--key-bits)"));
+  }
   if (!dp.counts) return absl::OkStatus();
   RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp.counts, f.iterations));
   if (!f.mixtures_dir.empty()) {
@@ -476,7 +494,9 @@ absl::Status RunSimulate(const SimulateFlags& f, const GlobalFlags& g) {
   RETURN_IF_ERROR(protocol::CheckTwoHolderDisclosure(
       static_cast<int>(named.size()), dp.counts.has_value(), f.accept_two_holder_disclosure,
       "--accept-two-holder-disclosure"));
-  ASSIGN_OR_RETURN(const int n, protocol::ComputeParties(static_cast<int>(named.size())));
+  ASSIGN_OR_RETURN(const int n, f.committee > 0
+                                    ? absl::StatusOr<int>(f.committee)
+                                    : protocol::ComputeParties(static_cast<int>(named.size())));
   ASSIGN_OR_RETURN(const SimulationKey key, ObtainKey(f, g, named, n, rng_factory));
   std::optional<simulation::SecureVocabularyResult> vocabulary_release;
   VocabularyChooser chooser;
@@ -557,6 +577,13 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
       ->check(CLI::ExistingDirectory)
       ->excludes(key_bits)
       ->excludes(dealer_free);
+  app->add_option("--committee", flags->committee,
+                  "A committee of N compute parties (odd, 3 or more; no documents) runs the MPC "
+                  "and holds the key; every --party is then a data holder outside it, which "
+                  "only encrypts its own inputs and receives its own draws (0: every party "
+                  "computes)")
+      ->capture_default_str()
+      ->check(NumberIn<int>(0, 63));
   app->add_option("--draw", flags->draw,
                   "Secure draw: binary (binary search), tree (parallel tree) or cdf "
                   "(inverse CDF: fewest rounds)")

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "crypto/paillier/paillier_ciphertext.h"
 #include "protocol/encrypted_counts.h"
 #include "protocol/messages.h"
 #include "protocol/phase_times.h"
@@ -25,7 +26,9 @@
 namespace pplda::coordinator {
 
 struct IterationOutput {
-  std::vector<protocol::CountUpdate> updates;  // one per party, party order
+  // One per token owner in owner order: the committee's parties, then the
+  // data holders (protocol/secure_lda_plan.h).
+  std::vector<protocol::CountUpdate> updates;
   protocol::PartyPhaseTimes phases;            // party 0's phases in this iteration
 };
 
@@ -33,12 +36,19 @@ class PartyGroup {
  public:
   virtual ~PartyGroup() = default;
 
+  // The committee's compute parties.
   virtual int num_parties() const = 0;
-  // Every party's encrypted initial counts (iteration 0).
+  // Data holders outside the committee (none over the daemons yet).
+  virtual int num_holders() const { return 0; }
+  // Every owner's encrypted initial counts (iteration 0), owner order.
   virtual absl::StatusOr<std::vector<protocol::CountUpdate>> InitialCounts() = 0;
-  // Relays `previous` (the updates of iteration - 1) and runs `iteration`.
+  // Relays `previous` (the updates of iteration - 1) to the committee and
+  // runs `iteration`; data holders get `draw_matrix`, the coordinator's
+  // fold's draw matrix after iteration - 1, which each checks against the
+  // committee's attestation before selecting from it.
   virtual absl::StatusOr<IterationOutput> Iterate(
-      int iteration, const std::vector<protocol::CountUpdate>& previous) = 0;
+      int iteration, const std::vector<protocol::CountUpdate>& previous,
+      const std::vector<crypto::Ciphertext>& draw_matrix) = 0;
   // Relays the last updates; the parties confirm the fold among themselves;
   // parties 0 .. decryptors-1 return partial decryptions (with proofs) of
   // the fold whose digest is `digest`.

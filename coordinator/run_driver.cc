@@ -46,7 +46,8 @@ absl::StatusOr<DrivenRun> DriveRun(LdaCoordinator& coordinator, PartyGroup& part
   const uint64_t ct_bytes = coordinator.public_key().paillier().ciphertext_bytes();
   DrivenRun run;
   RunStats& stats = run.stats;
-  // Each update goes in once and out to each of the n parties.
+  // Each update goes in once and out to each of the n compute parties; each
+  // data holder receives the draw matrix instead.
   auto relay_bytes = [&](const std::vector<protocol::CountUpdate>& u) {
     return UpdateBytes(u, ct_bytes) * static_cast<uint64_t>(1 + n);
   };
@@ -77,7 +78,10 @@ absl::StatusOr<DrivenRun> DriveRun(LdaCoordinator& coordinator, PartyGroup& part
     RETURN_IF_ERROR(CheckCancelled(options, it));
     start = Clock::now();
     stats.coordinator_bytes += relay_bytes(updates);
-    ASSIGN_OR_RETURN(IterationOutput out, parties.Iterate(it, updates));
+    stats.coordinator_bytes += static_cast<uint64_t>(parties.num_holders()) *
+                               coordinator.fold().draw_matrix().size() * ct_bytes;
+    ASSIGN_OR_RETURN(IterationOutput out,
+                     parties.Iterate(it, updates, coordinator.fold().draw_matrix()));
     Clock::time_point fold_start = Clock::now();
     RETURN_IF_ERROR(coordinator.Fold(out.updates, it));
     updates = std::move(out.updates);

@@ -64,8 +64,8 @@ struct RunStats {
   protocol::PartyPhaseTimes phases;  // party 0, summed over iterations
   double aggregation_seconds = 0;
   // Ciphertext bytes the coordinator received and relayed (updates in,
-  // DP noise included, every update relayed to every party, decryption
-  // shares in).
+  // DP noise included, every update relayed to every compute party, the
+  // draw matrix to every data holder, decryption shares in).
   uint64_t coordinator_bytes = 0;
 };
 

@@ -12,6 +12,8 @@
 #include "crypto/mpc/reciprocal.h"
 #include "crypto/paillier/paillier_serialization.h"
 #include "crypto/random/buffered_rng.h"
+#include "party/selection_message.h"
+#include "protocol/data_holder_rounds.h"
 #include "protocol/secure_draw.h"
 
 namespace pplda::party {
@@ -25,16 +27,6 @@ using Clock = std::chrono::steady_clock;
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// Runs fn(begin, end) over [0, n), on the pool when there is one.
-void ForRange(ThreadPool* pool, size_t n, const std::function<void(size_t, size_t)>& fn) {
-  if (pool == nullptr || n < 2) {
-    fn(0, n);
-    return;
-  }
-  pool->ParallelForChunks(n, std::min<size_t>(n, 4 * static_cast<size_t>(pool->num_threads())),
-                          [&](size_t b, size_t e, int) { fn(b, e); });
 }
 
 FieldElement Fe(int64_t v) { return FieldElement::FromInt64(v); }
@@ -77,41 +69,12 @@ absl::StatusOr<std::unique_ptr<LdaParty>> LdaParty::Create(
     return absl::InvalidArgumentError(
         absl::StrCat("party id ", party, " is outside [0, ", plan.num_parties(), ")"));
   }
-  if (documents.size() != topics.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("party ", party, ": ", documents.size(),
-                                                   " documents but topics for ", topics.size()));
-  }
   auto p = std::unique_ptr<LdaParty>(
       new LdaParty(party, std::move(run_id), plan, key_share, encryptor, proof_rng, pool));
-  const int K = plan.num_topics();
-  p->doc_topic_.assign(documents.size() * K, 0);
-  for (size_t m = 0; m < documents.size(); ++m) {
-    if (documents[m].size() != topics[m].size()) {
-      return absl::InvalidArgumentError(absl::StrCat("party ", party, ", document ", m, ": ",
-                                                     documents[m].size(), " tokens but ",
-                                                     topics[m].size(), " topics"));
-    }
-    p->doc_lengths_.push_back(static_cast<int64_t>(documents[m].size()));
-    for (size_t i = 0; i < documents[m].size(); ++i) {
-      const lda::TermId t = documents[m][i];
-      const int z = topics[m][i];
-      if (t < 0 || t >= plan.num_terms()) {
-        return absl::InvalidArgumentError(absl::StrCat("party ", party, ", document ", m,
-                                                       ", token ", i, ": term id ", t,
-                                                       " outside the vocabulary of ",
-                                                       plan.num_terms()));
-      }
-      if (z < 0 || z >= K) {
-        return absl::InvalidArgumentError(absl::StrCat("party ", party, ", document ", m,
-                                                       ", token ", i, ": topic ", z,
-                                                       " outside [0, ", K, ")"));
-      }
-      p->terms_.push_back(t);
-      p->topics_.push_back(z);
-      p->doc_of_.push_back(static_cast<int32_t>(m));
-      ++p->doc_topic_[m * K + z];
-    }
-  }
+  ASSIGN_OR_RETURN(OwnedTokens tokens,
+                   OwnedTokens::Create(absl::StrCat("party ", party), plan, std::move(documents),
+                                       std::move(topics)));
+  p->tokens_.emplace(std::move(tokens));
   if (p->num_tokens() != plan.tokens_of(party)) {
     return absl::InvalidArgumentError(absl::StrCat("party ", party, " holds ", p->num_tokens(),
                                                    " tokens but the plan says ",
@@ -132,28 +95,9 @@ absl::StatusOr<std::unique_ptr<LdaParty>> LdaParty::Create(
   return p;
 }
 
-absl::StatusOr<protocol::CountUpdate> LdaParty::EncryptCounts(
-    const std::vector<int64_t>& term_topic, const std::vector<int64_t>& totals,
-    int iteration) const {
-  const int K = plan_.num_topics();
-  const size_t s = plan_.layout().slots();
-  std::vector<int64_t> slots(plan_.MatrixCiphertexts() * s, 0);
-  for (int32_t t = 0; t < plan_.num_terms(); ++t) {
-    for (int k = 0; k < K; ++k) {
-      const int h = k / plan_.chunk_width();
-      slots[(static_cast<size_t>(t) * plan_.chunks() + h) * s + (k - h * plan_.chunk_width())] =
-          term_topic[static_cast<size_t>(t) * K + k];
-    }
-  }
-  ASSIGN_OR_RETURN(std::vector<mpz_class> packed, plan_.layout().Pack(slots));
-  ASSIGN_OR_RETURN(std::vector<mpz_class> packed_totals, plan_.layout().Pack(totals));
-  protocol::CountUpdate update;
-  update.run_id = run_id_;
-  update.iteration = iteration;
-  update.party = party_;
-  ASSIGN_OR_RETURN(update.matrix, encryptor_.EncryptBatch(packed, pool_));
-  ASSIGN_OR_RETURN(update.totals, encryptor_.EncryptBatch(packed_totals, pool_));
-  return update;
+absl::StatusOr<protocol::CountUpdate> LdaParty::EncryptCounts(const CountTables& tables,
+                                                              int iteration) const {
+  return EncryptCountTables(plan_, encryptor_, tables, run_id_, iteration, party_, pool_);
 }
 
 absl::Status LdaParty::AddNoise(protocol::CountUpdate& update) const {
@@ -167,7 +111,7 @@ absl::Status LdaParty::AddNoise(protocol::CountUpdate& update) const {
                    protocol::NoiseForRelease(*plan_.options().dp, plan_.num_terms(),
                                              plan_.num_topics(), buffered));
   ASSIGN_OR_RETURN(protocol::CountUpdate encrypted,
-                   EncryptCounts(noise.term_major, noise.totals, update.iteration));
+                   EncryptCounts(CountTables{noise.term_major, noise.totals}, update.iteration));
   update.noise_matrix = std::move(encrypted.matrix);
   update.noise_totals = std::move(encrypted.totals);
   // The plaintext shares are secret: wipe them.
@@ -188,14 +132,7 @@ absl::StatusOr<protocol::CountUpdate> LdaParty::InitialCounts() {
     return absl::FailedPreconditionError(
         absl::StrCat("party ", party_, ": the initial counts were already sent"));
   }
-  const int K = plan_.num_topics();
-  std::vector<int64_t> term_topic(static_cast<size_t>(plan_.num_terms()) * K, 0);
-  std::vector<int64_t> totals(K, 0);
-  for (size_t i = 0; i < terms_.size(); ++i) {
-    ++term_topic[static_cast<size_t>(terms_[i]) * K + topics_[i]];
-    ++totals[topics_[i]];
-  }
-  ASSIGN_OR_RETURN(protocol::CountUpdate update, EncryptCounts(term_topic, totals, 0));
+  ASSIGN_OR_RETURN(protocol::CountUpdate update, EncryptCounts(tokens_->Counts(plan_), 0));
   RETURN_IF_ERROR(AddNoise(update));
   return Sent(std::move(update));
 }
@@ -276,59 +213,14 @@ absl::Status LdaParty::ConfirmCounts(crypto::MpcEngine& engine) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<Ciphertext>> LdaParty::Select() const {
-  const std::vector<Ciphertext>& matrix = counts_.draw_matrix();
-  const size_t s = plan_.layout().slots();
-  const size_t n_ct = plan_.SelectionCiphertexts(num_tokens());
-  const size_t items = static_cast<size_t>(num_tokens()) * plan_.chunks();
-  const size_t per_ct = plan_.items_per_ciphertext();
-  std::vector<int64_t> correction(n_ct * s, 0);
-  for (size_t j = 0; j < terms_.size(); ++j) {
-    correction[plan_.SelectionSlot(static_cast<int64_t>(j), topics_[j])] = -1;
-  }
-  ASSIGN_OR_RETURN(const std::vector<mpz_class> packed, plan_.layout().Pack(correction));
-  const mpz_class shift = mpz_class(1) << (plan_.chunk_width() * plan_.layout().slot_bits());
-  auto row = [&](size_t item) -> const Ciphertext& {
-    const size_t token = item / plan_.chunks();
-    const size_t h = item % plan_.chunks();
-    return matrix[static_cast<size_t>(terms_[token]) * plan_.chunks() + h];
-  };
-  // Items [first(g), last(g)) go to ciphertext g; only the last one may be short.
-  auto first = [&](size_t g) { return g * per_ct; };
-  auto last = [&](size_t g) { return std::min(items, first(g) + per_ct); };
-  // Horner's rule, acc_g = acc_g^shift * row(item) from the last item down,
-  // run for all ciphertexts in lockstep so that each step's exponentiations
-  // form one MulScalarBatch (8 at a time in the IFMA kernel when available).
-  std::vector<Ciphertext> out(n_ct);
-  for (size_t g = 0; g < n_ct; ++g) out[g] = row(last(g) - 1);
-  size_t active = n_ct;  // ciphertexts with more than `step` items: a prefix
-  for (size_t step = 1; step < per_ct; ++step) {
-    while (active > 0 && last(active - 1) - first(active - 1) <= step) --active;
-    if (active == 0) break;
-    const std::vector<Ciphertext> shifted =
-        evaluator_.MulScalarBatch(absl::MakeConstSpan(out).subspan(0, active), shift, pool_);
-    ForRange(pool_, active, [&](size_t begin, size_t end) {
-      for (size_t g = begin; g < end; ++g) {
-        out[g] = evaluator_.Add(shifted[g], row(last(g) - 1 - step));
-      }
-    });
-  }
-  ForRange(pool_, n_ct, [&](size_t begin, size_t end) {
-    for (size_t g = begin; g < end; ++g) out[g] = evaluator_.AddPlain(out[g], packed[g]);
-  });
-  return encryptor_.RerandomiseBatch(out, pool_);
-}
-
 absl::StatusOr<std::vector<Ciphertext>> LdaParty::ExchangeSelections(
-    crypto::MpcEngine& engine, const std::vector<Ciphertext>& mine) const {
+    crypto::MpcEngine& engine, const std::vector<Ciphertext>& mine, int iteration) const {
   const crypto::ThresholdPublicKey& key = *key_share_.public_key();
-  const std::string bytes = crypto::CiphertextBatchToProto(key, mine).SerializeAsString();
   const protocol::CountsDigest& digest = counts_.digest();
+  const std::vector<uint8_t> message = SelectionMessage(digest, key, mine);
   std::vector<std::vector<uint8_t>> payloads(plan_.num_parties());
   for (int j = 0; j < plan_.num_parties(); ++j) {
-    if (j == party_) continue;
-    payloads[j].assign(digest.begin(), digest.end());
-    payloads[j].insert(payloads[j].end(), bytes.begin(), bytes.end());
+    if (j != party_) payloads[j] = message;
   }
   ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> received,
                    engine.ExchangeWithAll(std::move(payloads)));
@@ -344,24 +236,61 @@ absl::StatusOr<std::vector<Ciphertext>> LdaParty::ExchangeSelections(
     }
     RETURN_IF_ERROR(CheckPeerDigest(
         std::vector<uint8_t>(received[j].begin(), received[j].begin() + digest.size()), j));
-    pplda::v1::CiphertextBatch proto;
-    if (!proto.ParseFromArray(received[j].data() + digest.size(),
-                              static_cast<int>(received[j].size() - digest.size()))) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("selection ciphertexts from party ", j, ": not a CiphertextBatch"));
-    }
     ASSIGN_OR_RETURN(std::vector<Ciphertext> theirs,
-                     crypto::CiphertextBatchFromProto(
-                         key, proto, plan_.SelectionCiphertexts(plan_.tokens_of(j))));
+                     ParseSelectionMessage(received[j], digest, key,
+                                           plan_.SelectionCiphertexts(plan_.tokens_of(j)),
+                                           absl::StrCat("party ", j)));
+    all.insert(all.end(), theirs.begin(), theirs.end());
+  }
+  const protocol::CountsDigest matrix_digest = protocol::CiphertextsDigest(
+      protocol::kDrawMatrixLabel, counts_.draw_matrix(), key.paillier().ciphertext_bytes());
+  for (int h = 0; h < plan_.num_holders(); ++h) {
+    ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                     holder_links_->ReceiveFromClient(
+                         h, protocol::HolderRound(iteration, protocol::HolderStep::kSelection)));
+    ASSIGN_OR_RETURN(
+        std::vector<Ciphertext> theirs,
+        ParseSelectionMessage(bytes, matrix_digest, key,
+                              plan_.SelectionCiphertexts(plan_.tokens_of(plan_.HolderOwner(h))),
+                              absl::StrCat("data holder ", h)));
     all.insert(all.end(), theirs.begin(), theirs.end());
   }
   return all;
+}
+
+absl::Status LdaParty::OwnerInputs(crypto::MpcEngine& engine, int iteration, Shares& d, Shares& e) {
+  const int K = plan_.num_topics();
+  // The committee's tokens come first: [0, committee_tokens).
+  int64_t committee_tokens = 0;
+  for (int p = 0; p < plan_.num_parties(); ++p) committee_tokens += plan_.tokens_of(p);
+  const size_t ck = static_cast<size_t>(committee_tokens) * K;
+  std::vector<int> owners(2 * ck);
+  for (int p = 0; p < plan_.num_parties(); ++p) {
+    const size_t begin = static_cast<size_t>(plan_.token_offset(p)) * K;
+    const size_t end = begin + static_cast<size_t>(plan_.tokens_of(p)) * K;
+    std::fill(owners.begin() + begin, owners.begin() + end, p);
+    std::fill(owners.begin() + ck + begin, owners.begin() + ck + end, p);
+  }
+  ASSIGN_OR_RETURN(Shares inputs, engine.Input(owners, tokens_->Inputs(K)));
+  d = inputs.Slice(0, ck);
+  e = inputs.Slice(ck, ck);
+  for (int h = 0; h < plan_.num_holders(); ++h) {
+    const size_t hk = static_cast<size_t>(plan_.tokens_of(plan_.HolderOwner(h))) * K;
+    ASSIGN_OR_RETURN(
+        Shares theirs,
+        holder_links_->ReceiveInput(
+            h, protocol::HolderRound(iteration, protocol::HolderStep::kInputs), 2 * hk));
+    d.Append(theirs.Slice(0, hk));
+    e.Append(theirs.Slice(hk, hk));
+  }
+  return absl::OkStatus();
 }
 
 // One function, longer than a screen: its MPC rounds are one batched
 // schedule that every party must step through in the same order, read in
 // one place against docs/protocol.md.
 absl::StatusOr<Shares> LdaParty::Weights(crypto::MpcEngine& engine, const Shares& converted,
+                                         int iteration,
                                          std::vector<crypto::MaskBatch>& draw_masks) {
   const int K = plan_.num_topics();
   const size_t T = static_cast<size_t>(plan_.total_tokens());
@@ -370,14 +299,14 @@ absl::StatusOr<Shares> LdaParty::Weights(crypto::MpcEngine& engine, const Shares
   // c_ik from each owner's selection ciphertexts; n_k from the totals.
   Shares c(TK);
   size_t ct_base = 0;
-  for (int p = 0; p < plan_.num_parties(); ++p) {
-    const int64_t offset = plan_.token_offset(p);
-    for (int64_t j = 0; j < plan_.tokens_of(p); ++j) {
+  for (int o = 0; o < plan_.num_owners(); ++o) {
+    const int64_t offset = plan_.token_offset(o);
+    for (int64_t j = 0; j < plan_.tokens_of(o); ++j) {
       for (int k = 0; k < K; ++k) {
         c[(offset + j) * K + k] = converted[ct_base * s + plan_.SelectionSlot(j, k)];
       }
     }
-    ct_base += plan_.SelectionCiphertexts(plan_.tokens_of(p));
+    ct_base += plan_.SelectionCiphertexts(plan_.tokens_of(o));
   }
   Shares totals = converted.Slice(ct_base * s, K);
   if (plan_.dp()) {
@@ -397,28 +326,9 @@ absl::StatusOr<Shares> LdaParty::Weights(crypto::MpcEngine& engine, const Shares
     totals = both.Slice(TK, K);
   }
 
-  // The owner's inputs: d_ik = n_m(k) - e_ik, then e_ik = [k = z_i].
-  std::vector<int> owners(2 * TK);
-  for (int p = 0; p < plan_.num_parties(); ++p) {
-    const size_t begin = static_cast<size_t>(plan_.token_offset(p)) * K;
-    const size_t end = begin + static_cast<size_t>(plan_.tokens_of(p)) * K;
-    std::fill(owners.begin() + begin, owners.begin() + end, p);
-    std::fill(owners.begin() + TK + begin, owners.begin() + TK + end, p);
-  }
-  crypto::FieldVector mine;
-  mine.reserve(2 * terms_.size() * K);
-  for (size_t j = 0; j < terms_.size(); ++j) {
-    for (int k = 0; k < K; ++k) {
-      const int e = topics_[j] == k ? 1 : 0;
-      mine.push_back(Fe(doc_topic_[static_cast<size_t>(doc_of_[j]) * K + k] - e));
-    }
-  }
-  for (size_t j = 0; j < terms_.size(); ++j) {
-    for (int k = 0; k < K; ++k) mine.push_back(Fe(topics_[j] == k ? 1 : 0));
-  }
-  ASSIGN_OR_RETURN(Shares inputs, engine.Input(owners, mine));
-  const Shares d = inputs.Slice(0, TK);
-  const Shares e = inputs.Slice(TK, TK);
+  // The owners' inputs: d_ik = n_m(k) - e_ik, then e_ik = [k = z_i].
+  Shares d, e;
+  RETURN_IF_ERROR(OwnerInputs(engine, iteration, d, e));
 
   // Normalisers Den0 = Q n_k + V B and Den1 = Q (n_k - 1 + [n_k = 0]) + V B.
   const int64_t q = plan_.scale();
@@ -464,28 +374,17 @@ absl::StatusOr<Shares> LdaParty::Weights(crypto::MpcEngine& engine, const Shares
 
 absl::StatusOr<protocol::CountUpdate> LdaParty::ApplyDraw(
     const std::vector<std::optional<int>>& drawn, int iteration) {
-  const int K = plan_.num_topics();
   const size_t offset = static_cast<size_t>(plan_.token_offset(party_));
-  std::vector<int64_t> term_topic(static_cast<size_t>(plan_.num_terms()) * K, 0);
-  std::vector<int64_t> totals(K, 0);
-  for (size_t j = 0; j < terms_.size(); ++j) {
+  std::vector<int> mine(static_cast<size_t>(num_tokens()));
+  for (size_t j = 0; j < mine.size(); ++j) {
     const std::optional<int>& z = drawn[offset + j];
-    if (!z.has_value() || *z < 0 || *z >= K) {
-      return absl::InternalError(absl::StrCat("party ", party_, ": no valid topic drawn for token ",
-                                              j));
+    if (!z.has_value()) {
+      return absl::InternalError(absl::StrCat("party ", party_, ": no topic drawn for token ", j));
     }
-    const int old = topics_[j];
-    if (*z == old) continue;
-    const size_t row = static_cast<size_t>(terms_[j]) * K;
-    --term_topic[row + old];
-    ++term_topic[row + *z];
-    --totals[old];
-    ++totals[*z];
-    --doc_topic_[static_cast<size_t>(doc_of_[j]) * K + old];
-    ++doc_topic_[static_cast<size_t>(doc_of_[j]) * K + *z];
-    topics_[j] = *z;
+    mine[j] = *z;
   }
-  if (terms_.empty()) {
+  ASSIGN_OR_RETURN(const CountTables delta, tokens_->Apply(plan_, mine));
+  if (num_tokens() == 0) {
     protocol::CountUpdate empty;
     empty.run_id = run_id_;
     empty.iteration = iteration;
@@ -493,7 +392,7 @@ absl::StatusOr<protocol::CountUpdate> LdaParty::ApplyDraw(
     RETURN_IF_ERROR(AddNoise(empty));
     return Sent(std::move(empty));
   }
-  ASSIGN_OR_RETURN(protocol::CountUpdate update, EncryptCounts(term_topic, totals, iteration));
+  ASSIGN_OR_RETURN(protocol::CountUpdate update, EncryptCounts(delta, iteration));
   RETURN_IF_ERROR(AddNoise(update));
   return Sent(std::move(update));
 }
@@ -510,13 +409,20 @@ absl::StatusOr<protocol::CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& 
                                                    engine.party_id(), " of ",
                                                    engine.num_parties()));
   }
+  if (plan_.num_holders() > 0 && holder_links_ == nullptr) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("party ", party_, ": the run has ", plan_.num_holders(),
+                     " data holders but the party has no links to them"));
+  }
   protocol::PartyPhaseTimes t;
   Clock::time_point start = Clock::now();
-  ASSIGN_OR_RETURN(const std::vector<Ciphertext> mine, Select());
+  RETURN_IF_ERROR(AttestToHolders(iteration));
+  ASSIGN_OR_RETURN(const std::vector<Ciphertext> mine,
+                   tokens_->Select(plan_, counts_.draw_matrix(), evaluator_, encryptor_, pool_));
   t.selection = SecondsSince(start);
 
   start = Clock::now();
-  ASSIGN_OR_RETURN(std::vector<Ciphertext> all, ExchangeSelections(engine, mine));
+  ASSIGN_OR_RETURN(std::vector<Ciphertext> all, ExchangeSelections(engine, mine, iteration));
   all.insert(all.end(), counts_.draw_totals().begin(), counts_.draw_totals().end());
   t.exchange = SecondsSince(start);
 
@@ -527,16 +433,21 @@ absl::StatusOr<protocol::CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& 
 
   start = Clock::now();
   std::vector<crypto::MaskBatch> draw_masks;
-  ASSIGN_OR_RETURN(Shares weights, Weights(engine, converted, draw_masks));
+  ASSIGN_OR_RETURN(Shares weights, Weights(engine, converted, iteration, draw_masks));
   t.weights = SecondsSince(start);
 
   start = Clock::now();
   std::vector<int> token_owners(static_cast<size_t>(plan_.total_tokens()));
-  for (int p = 0; p < plan_.num_parties(); ++p) {
-    std::fill_n(token_owners.begin() + plan_.token_offset(p), plan_.tokens_of(p), p);
+  for (int o = 0; o < plan_.num_owners(); ++o) {
+    std::fill_n(token_owners.begin() + plan_.token_offset(o), plan_.tokens_of(o), o);
   }
-  ASSIGN_OR_RETURN(std::vector<std::optional<int>> drawn,
-                   protocol::SecureDraw(engine, weights, token_owners, plan_.draw(), draw_masks));
+  const protocol::DrawClients holders{
+      holder_links_, protocol::HolderRound(iteration, protocol::HolderStep::kDraw)};
+  ASSIGN_OR_RETURN(
+      std::vector<std::optional<int>> drawn,
+      plan_.num_holders() > 0
+          ? protocol::SecureDraw(engine, weights, token_owners, plan_.draw(), draw_masks, holders)
+          : protocol::SecureDraw(engine, weights, token_owners, plan_.draw(), draw_masks));
   t.draw = SecondsSince(start);
 
   start = Clock::now();
@@ -568,21 +479,23 @@ absl::StatusOr<protocol::DecryptionShare> LdaParty::DecryptModel(
   return share;
 }
 
-std::vector<std::vector<int>> LdaParty::Assignments() const {
-  std::vector<std::vector<int>> out(doc_lengths_.size());
-  for (size_t j = 0; j < topics_.size(); ++j) out[doc_of_[j]].push_back(topics_[j]);
-  return out;
-}
+std::vector<std::vector<int>> LdaParty::Assignments() const { return tokens_->Assignments(); }
 
 std::vector<std::vector<double>> LdaParty::DocumentTopicMixtures() const {
-  const int K = plan_.num_topics();
-  const double alpha = plan_.effective_alpha();
-  std::vector<std::vector<double>> theta(doc_lengths_.size(), std::vector<double>(K));
-  for (size_t m = 0; m < doc_lengths_.size(); ++m) {
-    const double denom = static_cast<double>(doc_lengths_[m]) + K * alpha;
-    for (int k = 0; k < K; ++k) theta[m][k] = (doc_topic_[m * K + k] + alpha) / denom;
+  return tokens_->DocumentTopicMixtures(plan_.num_topics(), plan_.effective_alpha());
+}
+
+absl::Status LdaParty::AttestToHolders(int iteration) const {
+  if (plan_.num_holders() == 0) return absl::OkStatus();
+  const protocol::CountsDigest digest =
+      protocol::CiphertextsDigest(protocol::kDrawMatrixLabel, counts_.draw_matrix(),
+                                  key_share_.public_key()->paillier().ciphertext_bytes());
+  for (int h = 0; h < plan_.num_holders(); ++h) {
+    RETURN_IF_ERROR(holder_links_->SendToClient(
+        h, protocol::HolderRound(iteration, protocol::HolderStep::kAttest),
+        std::vector<uint8_t>(digest.begin(), digest.end())));
   }
-  return theta;
+  return absl::OkStatus();
 }
 
 }  // namespace pplda::party

@@ -41,6 +41,15 @@
 //  6. The owner updates z and n_m(k) and returns a CountUpdate with its
 //     packed encrypted deltas of every term (data-less parties return an
 //     empty update).
+// Data holders outside the committee (plan.num_holders() > 0; their side is
+// party/data_holder.h): the party needs their committee links
+// (set_holder_links). Before step 1 it attests to each holder the digest of
+// its fold's draw matrix; in step 2 it also receives each holder's
+// selection (checked against that digest) and converts it with the rest;
+// in step 3 it receives each holder's inputs as shares; step 5 reveals each
+// holder's topics to it alone (data_holder_rounds.h gives the links'
+// rounds). The owners' tokens are in owner order: the committee's, then
+// the holders'.
 // DP training (plan.dp(); docs/protocol.md "DP training"): when iteration
 // i + 1 starts with a release, the update of iteration i (the initial counts
 // for i = 0) also carries the party's encrypted noise shares
@@ -75,12 +84,14 @@
 #include "absl/status/statusor.h"
 #include "base/thread_pool.h"
 #include "crypto/conversion/share_conversion.h"
+#include "crypto/mpc/committee_links.h"
 #include "crypto/mpc/mpc_engine.h"
 #include "crypto/paillier/paillier_encryptor.h"
 #include "crypto/paillier/paillier_evaluator.h"
 #include "crypto/paillier/paillier_key_share.h"
 #include "crypto/random/secure_rng.h"
 #include "lda/vocabulary.h"
+#include "party/owned_tokens.h"
 #include "proto/run_state.pb.h"
 #include "protocol/encrypted_counts.h"
 #include "protocol/messages.h"
@@ -106,7 +117,10 @@ class LdaParty {
 
   int party() const { return party_; }
   const protocol::SecureLdaPlan& plan() const { return plan_; }
-  int64_t num_tokens() const { return static_cast<int64_t>(terms_.size()); }
+  int64_t num_tokens() const { return tokens_->size(); }
+  // The data holders' committee links (this party's endpoint); required,
+  // and must outlive the party, when the plan has data holders.
+  void set_holder_links(crypto::CommitteeLinks* links) { holder_links_ = links; }
 
   // The packed encrypted initial counts (iteration 0).
   absl::StatusOr<protocol::CountUpdate> InitialCounts();
@@ -153,24 +167,29 @@ class LdaParty {
 
   // FailedPrecondition unless `digest` (party `from`'s) equals ours.
   absl::Status CheckPeerDigest(const std::vector<uint8_t>& digest, int from) const;
-  absl::StatusOr<std::vector<crypto::Ciphertext>> Select() const;
+  // Every owner's selection ciphertexts in owner order: the committee's over
+  // the engine, the data holders' over their links.
   absl::StatusOr<std::vector<crypto::Ciphertext>> ExchangeSelections(
-      crypto::MpcEngine& engine, const std::vector<crypto::Ciphertext>& mine) const;
+      crypto::MpcEngine& engine, const std::vector<crypto::Ciphertext>& mine, int iteration) const;
+  // Shares of d and e of every token (TK each, token order): the
+  // committee's owners' by Input, the data holders' from their links.
+  absl::Status OwnerInputs(crypto::MpcEngine& engine, int iteration, crypto::Shares& d,
+                           crypto::Shares& e);
   // Shares of the weights of every token (global token order, token-major).
   // The draw's masks are made in the reciprocal's GenerateMasks call (one
   // round for both) and returned in `draw_masks`.
   absl::StatusOr<crypto::Shares> Weights(crypto::MpcEngine& engine, const crypto::Shares& converted,
-                                         std::vector<crypto::MaskBatch>& draw_masks);
+                                         int iteration, std::vector<crypto::MaskBatch>& draw_masks);
   absl::StatusOr<protocol::CountUpdate> ApplyDraw(const std::vector<std::optional<int>>& drawn,
                                                   int iteration);
-  // Packed encryption of a V x K table of per-term values (term-major) and
-  // of K per-topic values.
-  absl::StatusOr<protocol::CountUpdate> EncryptCounts(const std::vector<int64_t>& term_topic,
-                                                      const std::vector<int64_t>& totals,
+  // Packed encryption of `tables` as this party's update of `iteration`.
+  absl::StatusOr<protocol::CountUpdate> EncryptCounts(const CountTables& tables,
                                                       int iteration) const;
   // DP: when update.iteration + 1 starts with a release, draws this party's
   // noise shares and adds them, encrypted, to `update`.
   absl::Status AddNoise(protocol::CountUpdate& update) const;
+  // Data holders: this party's fold's draw-matrix digest to each of them.
+  absl::Status AttestToHolders(int iteration) const;
   // Records the digest of an update this party sends.
   protocol::CountUpdate Sent(protocol::CountUpdate update);
 
@@ -188,12 +207,8 @@ class LdaParty {
   std::unique_ptr<crypto::CiphertextToShares> converter_;
   crypto::SecureRng* noise_source_ = nullptr;  // DP runs only
   ThreadPool* pool_;
-  // Flat token arrays (document-major): term, topic, document.
-  std::vector<lda::TermId> terms_;
-  std::vector<int> topics_;
-  std::vector<int32_t> doc_of_;
-  std::vector<int64_t> doc_lengths_;
-  std::vector<int32_t> doc_topic_;  // D x K: n_m(k)
+  crypto::CommitteeLinks* holder_links_ = nullptr;  // with data holders only
+  std::optional<OwnedTokens> tokens_;
   int iterations_done_ = 0;
   protocol::PartyPhaseTimes times_;
 };

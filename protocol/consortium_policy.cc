@@ -51,25 +51,34 @@ nlohmann::json LeakageStatement(const LeakageContext& c) {
                     "counts (noise added under encryption by every compute party at each noisy "
                     "iteration), never the exact counts; the budget and what it covers are in "
                     "this model's privacy object.");
-  } else if (c.data_holders == 2) {
+  }
+  if (c.holders_outside_committee > 0) {
+    absl::StrAppend(
+        &leakage,
+        " Data holders outside the committee: each sends only its own encrypted selections, "
+        "input shares and count updates, receives the public encrypted counts (checked against "
+        "every committee member's digest), the members' digests and its own tokens' topics, "
+        "holds no key share and decrypts nothing.");
+  }
+  if (!c.dp_counts && c.data_holders == 2) {
     absl::StrAppend(&leakage,
                     " With two data holders the published exact counts minus one holder's own "
                     "counts are the other holder's counts: each holder learns the other's "
                     "topic-term counts.");
   }
-  nlohmann::json out = {
-      {"setting", c.setting},
-      {"key_origin", dealt ? "trusted dealer" : "distributed"},
-      {"leakage", leakage},
-      {"hiding", hiding},
-      {"data_holders", c.data_holders},
-      {"compute_parties", c.compute_parties},
-      {"mpc_threshold", MpcThreshold(c.compute_parties)},
-      {"paillier_threshold", PaillierThreshold(c.compute_parties)},
-      {"paillier_modulus_bits", c.modulus_bits},
-      {"differential_privacy", nullptr},
-      {"epsilon", nullptr},
-      {"delta", nullptr}};
+  nlohmann::json out = {{"setting", c.setting},
+                        {"key_origin", dealt ? "trusted dealer" : "distributed"},
+                        {"leakage", leakage},
+                        {"hiding", hiding},
+                        {"data_holders", c.data_holders},
+                        {"compute_parties", c.compute_parties},
+                        {"holders_outside_committee", c.holders_outside_committee},
+                        {"mpc_threshold", MpcThreshold(c.compute_parties)},
+                        {"paillier_threshold", PaillierThreshold(c.compute_parties)},
+                        {"paillier_modulus_bits", c.modulus_bits},
+                        {"differential_privacy", nullptr},
+                        {"epsilon", nullptr},
+                        {"delta", nullptr}};
   if (dealt) {
     out["key"] = "dealer-mode key (TRUSTED DEALER): whoever dealt the key shares could decrypt "
                  "everything; for trying the protocol only";

@@ -34,6 +34,8 @@ struct LeakageContext {
   std::string key_origin;    // KeyOriginLabel: "trusted dealer" or "distributed"
   int data_holders = 0;
   int compute_parties = 0;
+  // Of the data holders, those outside the committee (party/data_holder.h).
+  int holders_outside_committee = 0;
   int modulus_bits = 0;
   // INSECURE, tests only (party/party_randomness.h): the parties' random
   // sources were seeded streams; the seed when so.

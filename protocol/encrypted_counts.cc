@@ -90,7 +90,10 @@ EncryptedCounts::EncryptedCounts(std::string run_id, const SecureLdaPlan& plan,
 
 absl::Status EncryptedCounts::CheckUpdate(const CountUpdate& update, int party,
                                           int iteration) const {
-  const std::string who = absl::StrCat("update from party ", party);
+  const bool holder = party >= plan_.num_parties();
+  const std::string who =
+      holder ? absl::StrCat("update from data holder ", party - plan_.num_parties())
+             : absl::StrCat("update from party ", party);
   if (update.run_id != run_id_) {
     return absl::FailedPreconditionError(absl::StrCat(who, " belongs to run '", update.run_id,
                                                       "', not '", run_id_, "'"));
@@ -105,8 +108,8 @@ absl::Status EncryptedCounts::CheckUpdate(const CountUpdate& update, int party,
   }
   const crypto::PaillierPublicKey& pk = key_->paillier();
   // DP: every compute party, data-less or not, sends noise exactly when the
-  // next iteration starts with a release.
-  if (plan_.NoisyIteration(iteration + 1)) {
+  // next iteration starts with a release; a data holder never does.
+  if (plan_.NoisyIteration(iteration + 1) && !holder) {
     if (update.noise_matrix.size() != plan_.MatrixCiphertexts() ||
         update.noise_totals.size() != plan_.TotalsCiphertexts()) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -118,9 +121,10 @@ absl::Status EncryptedCounts::CheckUpdate(const CountUpdate& update, int party,
     RETURN_IF_ERROR(ValidateAll(pk, update.noise_matrix, who, "noise matrix"));
     RETURN_IF_ERROR(ValidateAll(pk, update.noise_totals, who, "noise totals"));
   } else if (!update.noise_matrix.empty() || !update.noise_totals.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        who, " carries DP noise, but iteration ", iteration + 1,
-        " does not start with a release"));
+    return absl::InvalidArgumentError(
+        holder ? absl::StrCat(who, " carries DP noise, which only compute parties add")
+               : absl::StrCat(who, " carries DP noise, but iteration ", iteration + 1,
+                              " does not start with a release"));
   }
   const bool may_be_empty = plan_.tokens_of(party) == 0;
   if (may_be_empty && update.matrix.empty() && update.totals.empty()) return absl::OkStatus();
@@ -189,11 +193,14 @@ absl::Status EncryptedCounts::Fold(const std::vector<CountUpdate>& updates, int 
                                                       " but iteration ", folded_ + 1,
                                                       " is expected"));
   }
-  if (static_cast<int>(updates.size()) != plan_.num_parties()) {
+  if (static_cast<int>(updates.size()) != plan_.num_owners()) {
     return absl::InvalidArgumentError(absl::StrCat(updates.size(), " updates for ",
-                                                   plan_.num_parties(), " parties"));
+                                                   plan_.num_parties(), " parties and ",
+                                                   plan_.num_holders(), " data holders"));
   }
-  for (int p = 0; p < plan_.num_parties(); ++p) RETURN_IF_ERROR(CheckUpdate(updates[p], p, iteration));
+  for (int o = 0; o < plan_.num_owners(); ++o) {
+    RETURN_IF_ERROR(CheckUpdate(updates[o], o, iteration));
+  }
   std::vector<crypto::Ciphertext> matrix = matrix_;
   std::vector<crypto::Ciphertext> totals = totals_;
   for (const CountUpdate& u : updates) {
@@ -212,6 +219,7 @@ absl::Status EncryptedCounts::Fold(const std::vector<CountUpdate>& updates, int 
     std::vector<crypto::Ciphertext> noisy_matrix = matrix;
     std::vector<crypto::Ciphertext> noisy_totals = totals;
     for (const CountUpdate& u : updates) {
+      if (u.noise_matrix.empty()) continue;  // a data holder's
       ASSIGN_OR_RETURN(noisy_matrix, evaluator_.AddBatch(noisy_matrix, u.noise_matrix, pool_));
       ASSIGN_OR_RETURN(noisy_totals, evaluator_.AddBatch(noisy_totals, u.noise_totals, pool_));
     }

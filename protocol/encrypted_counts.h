@@ -7,7 +7,8 @@
 // cannot hand it an arbitrary ciphertext.
 //
 // Fold(updates, i) checks, naming the party and the field: run id and
-// iteration (FailedPrecondition), one update per party in party order, the
+// iteration (FailedPrecondition), one update per token owner in owner order
+// (the committee's parties, then the data holders; SecureLdaPlan), the
 // ciphertext counts of the plan (InvalidArgument; a party with no tokens,
 // known publicly, sends an empty update), every ciphertext in Z*_{N^2}
 // (InvalidArgument). A failed Fold leaves the counts unchanged.
@@ -24,7 +25,8 @@
 // DP training (plan.dp(); protocol/secure_dp_noise.h): when iteration i + 1
 // starts with a release, Fold(updates, i) also checks that every party's
 // update carries its noise ciphertexts (InvalidArgument naming the party
-// otherwise, and when noise comes for an iteration without a release) and
+// otherwise, and when noise comes for an iteration without a release or
+// from a data holder: only the committee adds noise) and
 // computes the release [N] = [C] * prod_p [Z_p] (the fold of the new exact
 // counts with every party's noise rows; the noisy totals likewise from the
 // noise totals) as a SEPARATE copy: the exact matrix never holds noise, and

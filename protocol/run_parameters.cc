@@ -60,7 +60,8 @@ absl::StatusOr<RunPlanInputs> RunPlanInputsFromParameters(
 
 absl::StatusOr<RunPlan> DeriveRunPlan(const RunPlanInputs& inputs, int32_t num_terms,
                                       std::vector<int64_t> tokens_per_party,
-                                      const crypto::PaillierPublicKey& key) {
+                                      const crypto::PaillierPublicKey& key,
+                                      std::vector<int64_t> tokens_per_holder) {
   const int n = inputs.compute_parties;
   const int t = MpcThreshold(n);
   ASSIGN_OR_RETURN(
@@ -74,7 +75,8 @@ absl::StatusOr<RunPlan> DeriveRunPlan(const RunPlanInputs& inputs, int32_t num_t
     lda.dp = dp->noise;
   }
   ASSIGN_OR_RETURN(SecureLdaPlan plan,
-                   SecureLdaPlan::Create(lda, num_terms, std::move(tokens_per_party), key, mpc));
+                   SecureLdaPlan::Create(lda, num_terms, std::move(tokens_per_party), key, mpc,
+                                         std::move(tokens_per_holder)));
   return RunPlan{std::move(mpc), std::move(plan), std::move(dp)};
 }
 

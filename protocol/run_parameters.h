@@ -57,9 +57,11 @@ struct RunPlan {
   std::optional<SecureDpSetup> dp;  // DP training's setup (its noise is lda's)
 };
 
+// tokens_per_holder: the data holders' outside the committee (SecureLdaPlan).
 absl::StatusOr<RunPlan> DeriveRunPlan(const RunPlanInputs& inputs, int32_t num_terms,
                                       std::vector<int64_t> tokens_per_party,
-                                      const crypto::PaillierPublicKey& key);
+                                      const crypto::PaillierPublicKey& key,
+                                      std::vector<int64_t> tokens_per_holder = {});
 
 }  // namespace pplda::protocol
 

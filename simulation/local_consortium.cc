@@ -53,7 +53,8 @@ absl::Status CheckWithinDpCaps(const std::vector<ConsortiumParty>& parties,
 // The key dealt to the n compute parties (a helper included), a run
 // length, and with DP valid options and documents within the caps.
 absl::Status CheckInputs(const std::vector<ConsortiumParty>& parties, int holders,
-                         const crypto::DealtKey& key, const LocalConsortiumOptions& options) {
+                         const crypto::DealtKey& key, const LocalConsortiumOptions& options,
+                         const std::vector<ConsortiumParty>& data_holders) {
   const int n = static_cast<int>(parties.size());
   if (key.public_key == nullptr || key.public_key->num_parties() != n ||
       static_cast<int>(key.shares.size()) != n) {
@@ -70,7 +71,35 @@ absl::Status CheckInputs(const std::vector<ConsortiumParty>& parties, int holder
   dp.noise_parties = n;
   dp.noise_coalition = protocol::MpcThreshold(n);
   RETURN_IF_ERROR(privacy::ValidateDpCountOptions(dp, options.iterations));
+  RETURN_IF_ERROR(CheckWithinDpCaps(data_holders, dp.caps));
   return CheckWithinDpCaps(parties, dp.caps);
+}
+
+// The compute parties and the data holders outside the committee: the
+// entries of `parties` (and a helper for two) without a committee; a
+// committee of options.committee data-less members serving them otherwise.
+absl::Status SplitRoles(std::vector<ConsortiumParty> parties, const LocalConsortiumOptions& options,
+                        std::vector<ConsortiumParty>& members,
+                        std::vector<ConsortiumParty>& data_holders) {
+  if (options.committee == 0) {
+    ASSIGN_OR_RETURN(const int n, protocol::ComputeParties(static_cast<int>(parties.size())));
+    members = std::move(parties);
+    if (n > static_cast<int>(members.size())) members.push_back(ConsortiumParty{"helper", {}, {}});
+    return absl::OkStatus();
+  }
+  if (options.committee < 3 || options.committee % 2 == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a committee of ", options.committee,
+                     " compute parties: the MPC needs an odd number, 3 or more"));
+  }
+  if (parties.empty()) {
+    return absl::InvalidArgumentError("a committee needs at least one data holder");
+  }
+  for (int j = 0; j < options.committee; ++j) {
+    members.push_back(ConsortiumParty{absl::StrCat("committee-", j), {}, {}});
+  }
+  data_holders = std::move(parties);
+  return absl::OkStatus();
 }
 
 // Party p's initial topics. With DP they must be unpredictable too (the
@@ -119,38 +148,53 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
     std::vector<ConsortiumParty> parties, const lda::Vocabulary& vocabulary,
     const crypto::DealtKey& key, const party::ConsortiumRngFactory& rng_factory,
     const LocalConsortiumOptions& options) {
-  const int holders = static_cast<int>(parties.size());
-  ASSIGN_OR_RETURN(const int n, protocol::ComputeParties(holders));
-  if (n > holders) parties.push_back(ConsortiumParty{"helper", {}, {}});
-  RETURN_IF_ERROR(CheckInputs(parties, holders, key, options));
+  const int with_documents = static_cast<int>(parties.size());
+  std::vector<ConsortiumParty> members, data_holders;
+  RETURN_IF_ERROR(SplitRoles(std::move(parties), options, members, data_holders));
+  const int n = static_cast<int>(members.size());
+  const int h = static_cast<int>(data_holders.size());
+  RETURN_IF_ERROR(CheckInputs(members, with_documents, key, options, data_holders));
   LocalConsortiumResult result;
-  std::vector<int64_t> tokens;
-  std::vector<InProcessPartyInput> inputs;
-  for (int p = 0; p < n; ++p) {
-    tokens.push_back(CountTokens(parties[p]));
-    result.party_names.push_back(parties[p].name);
+  std::vector<int64_t> tokens, holder_tokens;
+  for (const ConsortiumParty& p : members) {
+    tokens.push_back(CountTokens(p));
+    result.party_names.push_back(p.name);
+  }
+  for (const ConsortiumParty& p : data_holders) {
+    holder_tokens.push_back(CountTokens(p));
+    result.party_names.push_back(p.name);
   }
   // The plan as the coordinator daemon and every party session derive it.
   const protocol::RunPlanInputs plan_inputs{options.lda, options.dp, options.iterations, n,
                                             options.shared_randomness};
-  ASSIGN_OR_RETURN(
-      protocol::RunPlan run_plan,
-      protocol::DeriveRunPlan(plan_inputs, vocabulary.size(), tokens, key.public_key->paillier()));
+  ASSIGN_OR_RETURN(protocol::RunPlan run_plan,
+                   protocol::DeriveRunPlan(plan_inputs, vocabulary.size(), tokens,
+                                           key.public_key->paillier(), holder_tokens));
   const protocol::SecureLdaPlan& plan = run_plan.lda;
   const crypto::MpcConfig& config = run_plan.mpc;
   if (run_plan.dp.has_value()) {
     result.dp_training = run_plan.dp->description;
     result.accountant = run_plan.dp->accountant;
   }
-  for (int p = 0; p < n; ++p) {
+  // Owner o's inputs: its documents and start topics (sources of owner o).
+  auto input_of = [&](ConsortiumParty& p, int o) -> absl::StatusOr<InProcessPartyInput> {
     ASSIGN_OR_RETURN(std::vector<std::vector<int>> topics,
-                     StartTopics(parties[p], p, plan.num_topics(), options, rng_factory));
-    inputs.push_back(InProcessPartyInput{std::move(parties[p].documents), std::move(topics)});
+                     StartTopics(p, o, plan.num_topics(), options, rng_factory));
+    return InProcessPartyInput{std::move(p.documents), std::move(topics)};
+  };
+  std::vector<InProcessPartyInput> inputs, holder_inputs;
+  for (int p = 0; p < n; ++p) {
+    ASSIGN_OR_RETURN(InProcessPartyInput input, input_of(members[p], p));
+    inputs.push_back(std::move(input));
+  }
+  for (int i = 0; i < h; ++i) {
+    ASSIGN_OR_RETURN(InProcessPartyInput input, input_of(data_holders[i], plan.HolderOwner(i)));
+    holder_inputs.push_back(std::move(input));
   }
   ThreadPool pool(options.threads);
   ASSIGN_OR_RETURN(std::unique_ptr<InProcessPartyGroup> group,
-                   InProcessPartyGroup::Create(std::move(inputs), options.run_id, plan, config,
-                                               key, rng_factory, &pool));
+                   InProcessPartyGroup::Create(std::move(inputs), options.run_id, plan, config, key,
+                                               rng_factory, &pool, std::move(holder_inputs)));
   ASSIGN_OR_RETURN(std::unique_ptr<coordinator::LdaCoordinator> coordinator,
                    coordinator::LdaCoordinator::Create(options.run_id, plan, key.public_key,
                                                        &pool));
@@ -172,10 +216,23 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
     result.assignments.push_back(group->party(p).Assignments());
     result.mixtures.push_back(group->party(p).DocumentTopicMixtures());
   }
+  for (int i = 0; i < h; ++i) {
+    result.assignments.push_back(group->holder(i).Assignments());
+    result.mixtures.push_back(group->holder(i).DocumentTopicMixtures());
+  }
+  if (crypto::SimulatedNetwork* links = group->holder_network(); links != nullptr) {
+    const crypto::NetworkStats traffic = links->Stats();
+    for (const crypto::PartyTraffic& t : traffic.parties) {
+      stats.link_bytes_sent.push_back(t.bytes_sent);
+      stats.link_bytes_received.push_back(t.bytes_received);
+    }
+    stats.link_rounds = traffic.rounds;
+  }
   AddNetworkStats(group->network().Stats(), plan, key.public_key->threshold(), options.iterations,
                   &stats);
   stats.iteration_rounds = rounds_at_end - rounds_at_start;
   result.num_parties = n;
+  result.num_holders = h;
   result.threshold = config.threshold();
   return result;
 }

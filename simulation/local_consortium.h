@@ -7,7 +7,11 @@
 //
 // Roles (protocol/consortium_policy.h): every entry of `parties` is a
 // compute party (party id = index); with exactly two data holders a
-// data-less helper party is appended. The MPC threshold is t = (n - 1) / 2
+// data-less helper party is appended. With options.committee = N, a
+// committee of N data-less compute parties ("committee-0" ..) serves every
+// entry of `parties` as a data holder outside it (party/data_holder.h,
+// InProcessPartyGroup's committee links); results list the committee, then
+// the holders. The MPC threshold is t = (n - 1) / 2
 // and the Paillier key must be a threshold key of the same n parties.
 // KEY: the key is dealt by the caller (dealer mode: whoever dealt it can
 // decrypt everything); results carry that label.
@@ -61,6 +65,9 @@ struct LocalConsortiumOptions {
   uint64_t seed = 1;       // initial topics of parties without initial_topics
   int threads = 0;         // one pool shared by all roles; 0 = all cores
   std::string run_id = "local-simulation";
+  // 0: every party computes; N (odd, >= 3): a committee of N serves the
+  // parties as data holders.
+  int committee = 0;
   // How the MPC makes its random values and bits (crypto/mpc/mpc_config.h).
   crypto::MpcConfig::SharedRandomness shared_randomness =
       crypto::MpcConfig::SharedRandomness::kAuto;
@@ -82,15 +89,22 @@ struct ConsortiumStats : coordinator::RunStats {
   uint64_t rounds = 0;               // MPC rounds that carried traffic (whole run)
   uint64_t iteration_rounds = 0;     // of them, in the iterations (not setup or publication)
   std::vector<uint64_t> bytes_sent;  // per party, MPC payload bytes
+  // Committee links (data holders only): payload bytes each endpoint sent
+  // and received, the committee's members first, and the rounds.
+  std::vector<uint64_t> link_bytes_sent, link_bytes_received;
+  uint64_t link_rounds = 0;
 };
 
 struct LocalConsortiumResult {
   lda::LdaModel model;  // published counts; alpha, beta the effective ones
-  std::vector<std::string> party_names;  // including an appended helper
-  std::vector<std::vector<std::vector<int>>> assignments;  // [party][doc][pos]
-  std::vector<std::vector<std::vector<double>>> mixtures;  // [party][doc][k]
+  // Owner order: the compute parties (an appended helper included), then
+  // the data holders.
+  std::vector<std::string> party_names;
+  std::vector<std::vector<std::vector<int>>> assignments;  // [owner][doc][pos]
+  std::vector<std::vector<std::vector<double>>> mixtures;  // [owner][doc][k]
   ConsortiumStats stats;
-  int num_parties = 0;
+  int num_parties = 0;  // the compute parties
+  int num_holders = 0;  // data holders outside the committee
   int threshold = 0;
   // DP runs: the accountant (truncation and every noisy iteration debited
   // before the run starts: a refused release is never computed) and the

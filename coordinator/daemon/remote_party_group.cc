@@ -300,7 +300,8 @@ absl::StatusOr<std::vector<protocol::CountUpdate>> RemotePartyGroup::InitialCoun
 }
 
 absl::StatusOr<IterationOutput> RemotePartyGroup::Iterate(
-    int iteration, const std::vector<protocol::CountUpdate>& previous) {
+    int iteration, const std::vector<protocol::CountUpdate>& previous,
+    const std::vector<crypto::Ciphertext>& /*draw_matrix: no data holders over the daemons yet*/) {
   pplda::v1::IterateRequest request;
   *request.mutable_header() = net::MakeHeader(name_, run_id_, iteration);
   for (const protocol::CountUpdate& u : previous) {

@@ -105,7 +105,8 @@ class RemotePartyGroup : public PartyGroup, public VocabularyPartyGroup {
   int num_parties() const override { return static_cast<int>(parties_.size()); }
   absl::StatusOr<std::vector<protocol::CountUpdate>> InitialCounts() override;
   absl::StatusOr<IterationOutput> Iterate(
-      int iteration, const std::vector<protocol::CountUpdate>& previous) override;
+      int iteration, const std::vector<protocol::CountUpdate>& previous,
+      const std::vector<crypto::Ciphertext>& draw_matrix) override;
   absl::StatusOr<std::vector<protocol::DecryptionShare>> Publish(
       const std::vector<protocol::CountUpdate>& last, const protocol::CountsDigest& digest,
       int decryptors) override;

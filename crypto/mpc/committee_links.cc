@@ -161,4 +161,19 @@ absl::StatusOr<std::vector<uint8_t>> CommitteeLinks::ReceiveFromClient(int clien
   return links_->Receive(from, round);
 }
 
+absl::Status CommitteeLinks::SendToClient(int client, uint64_t round, std::vector<uint8_t> bytes) {
+  RETURN_IF_ERROR(RequireMember("SendToClient"));
+  ASSIGN_OR_RETURN(const int to, ClientEndpoint(client, "SendToClient"));
+  return links_->Send(to, round, std::move(bytes));
+}
+
+absl::StatusOr<std::vector<uint8_t>> CommitteeLinks::ReceiveFromMember(int member, uint64_t round) {
+  RETURN_IF_ERROR(RequireClient("ReceiveFromMember"));
+  if (member < 0 || member >= committee_size()) {
+    return absl::InvalidArgumentError(absl::StrCat("ReceiveFromMember: member ", member,
+                                                   " is outside [0, ", committee_size(), ")"));
+  }
+  return links_->Receive(member, round);
+}
+
 }  // namespace pplda::crypto

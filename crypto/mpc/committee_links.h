@@ -16,7 +16,8 @@
 //  - Replicated boolean shares (three members, replicated_ring.h): member i
 //    sends its own component i; the client XORs the three.
 //  - Bytes a client sends the committee (its selection ciphertexts) go to
-//    every member, the same bytes, over the client's own link to each.
+//    every member, the same bytes, over the client's own link to each; a
+//    member's bytes to a client (public values) go to that client only.
 // Each call is one round, numbered by the caller: the client and the
 // members pass the same `round`, and rounds of these links are independent
 // of the engine's (another transport).
@@ -76,6 +77,10 @@ class CommitteeLinks {
   absl::Status SendToCommittee(uint64_t round, const std::vector<uint8_t>& bytes);
   // Member: what client `client` sent the committee in `round`.
   absl::StatusOr<std::vector<uint8_t>> ReceiveFromClient(int client, uint64_t round);
+  // Member: `bytes` to client `client` only.
+  absl::Status SendToClient(int client, uint64_t round, std::vector<uint8_t> bytes);
+  // Client: what member `member` sent it in `round`.
+  absl::StatusOr<std::vector<uint8_t>> ReceiveFromMember(int member, uint64_t round);
 
  private:
   CommitteeLinks(PartyTransport& links, const ShamirScheme& scheme)

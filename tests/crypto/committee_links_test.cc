@@ -240,5 +240,22 @@ TEST(CommitteeLinksBytesTest, EveryMemberGetsTheClientsBytes) {
   for (int j = 0; j < 5; ++j) EXPECT_EQ(got[j], bytes) << j;
 }
 
+TEST(CommitteeLinksBytesTest, AMembersBytesReachOneClient) {
+  CommitteeAndClients c(3, 1, 2);
+  std::vector<uint8_t> got;
+  absl::Status status = c.links->RunParties([&](int p) -> absl::Status {
+    CommitteeLinks links = c.Links(p);
+    if (p == 2) return links.SendToClient(1, 3, {9, 8, 7});
+    if (p == 4) {
+      ASSIGN_OR_RETURN(got, links.ReceiveFromMember(2, 3));
+      EXPECT_THAT(links.ReceiveFromMember(3, 4).status().message(),
+                  HasSubstr("member 3 is outside [0, 3)"));
+    }
+    return absl::OkStatus();
+  });
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(got, (std::vector<uint8_t>{9, 8, 7}));
+}
+
 }  // namespace
 }  // namespace pplda::crypto

@@ -214,7 +214,7 @@ TEST(SecureDpTest, NoisyCopyIsExactCountsPlusEveryPartysNoise) {
       EXPECT_EQ(DecryptMatrix(c, own.draw_matrix()), expected) << it;
       EXPECT_EQ(DecryptTotals(c, own.draw_totals()), expected_totals) << it;
       EXPECT_EQ(own.release_iteration(), it + 1);
-      auto out = c.group->Iterate(it + 1, *updates);
+      auto out = c.group->Iterate(it + 1, *updates, {});
       ASSERT_TRUE(out.ok()) << out.status();
       *updates = out->updates;
     } else {
@@ -254,7 +254,7 @@ TEST(SecureDpTest, FoldRefusesMissingOrUnexpectedNoise) {
   EXPECT_THAT(std::string(s.message()), HasSubstr("starts with a DP release"));
   ASSERT_TRUE(own.Fold(*updates, 0).ok());
   // Iteration 2 has no release: noise with the updates of iteration 1 is refused.
-  auto out = c.group->Iterate(1, *updates);
+  auto out = c.group->Iterate(1, *updates, {});
   ASSERT_TRUE(out.ok()) << out.status();
   std::vector<protocol::CountUpdate> extra = out->updates;
   for (const protocol::CountUpdate& u : extra) EXPECT_TRUE(u.noise_matrix.empty());

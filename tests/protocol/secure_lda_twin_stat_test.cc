@@ -8,7 +8,8 @@
 //     (cells with expected count < 5 merged), significance 0.001 per
 //     configuration, critical value by the Wilson-Hilferty approximation.
 //     Configurations: 3 parties K = 2, 3, 5, 7, 20; 2 data holders + helper;
-//     4 and 5 parties.
+//     4 and 5 parties; 4 data holders served by a committee of 3 and 3 by a
+//     committee of 5 (party/data_holder.h).
 //  2. Held-out perplexity over 10 seeds: secure runs and plaintext batched
 //     runs (same initial topics per seed) on a SOTU slice, compared by
 //     Welch's t-test, two-sided significance 0.01 (critical |t| = 3.25,
@@ -51,11 +52,13 @@ struct TwinCase {
   int num_topics;
   int copies;
   int repetitions;
+  int committee = 0;  // > 0: the data parties are holders outside it
 };
 
 std::string CaseName(const testing::TestParamInfo<TwinCase>& info) {
   return "parties" + std::to_string(info.param.data_parties) + "_K" +
-         std::to_string(info.param.num_topics);
+         std::to_string(info.param.num_topics) +
+         (info.param.committee > 0 ? "_committee" + std::to_string(info.param.committee) : "");
 }
 
 class TwinDistributionTest : public testing::TestWithParam<TwinCase> {};
@@ -110,6 +113,7 @@ TEST_P(TwinDistributionTest, TokenTopicsFollowThePlaintextConditionals) {
   options.lda.beta = 0.1;
   options.iterations = 1;
   options.threads = 2;
+  options.committee = c.committee;
   lda::SamplerOptions twin_options;
   twin_options.num_topics = K;
   twin_options.alpha = 0.5;
@@ -118,7 +122,9 @@ TEST_P(TwinDistributionTest, TokenTopicsFollowThePlaintextConditionals) {
   auto twin = lda::BatchedGibbsSampler::Create(combined, twin_options, combined_topics);
   ASSERT_TRUE(twin.ok()) << twin.status();
 
-  const int n = c.data_parties == 2 ? 3 : c.data_parties;
+  const int n = c.committee > 0 ? c.committee : c.data_parties == 2 ? 3 : c.data_parties;
+  // With a committee its members come first in the results.
+  const int first = c.committee > 0 ? c.committee : 0;
   crypto::DealtKey key = TestKey(n);
   // observed[class][pos][k]
   std::vector<std::vector<std::vector<int64_t>>> observed(
@@ -131,7 +137,7 @@ TEST_P(TwinDistributionTest, TokenTopicsFollowThePlaintextConditionals) {
     for (int p = 0; p < c.data_parties; ++p) {
       for (int b = 0; b < base_docs; ++b, ++cls) {
         for (int copy = 0; copy < c.copies; ++copy) {
-          const auto& z = result->assignments[p][static_cast<size_t>(b) * c.copies + copy];
+          const auto& z = result->assignments[first + p][static_cast<size_t>(b) * c.copies + copy];
           for (int i = 0; i < doc_len; ++i) ++observed[cls][i][z[i]];
         }
       }
@@ -188,12 +194,13 @@ TEST_P(TwinDistributionTest, TokenTopicsFollowThePlaintextConditionals) {
   EXPECT_GT(uniform_statistic, ChiSquareCritical001(df));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Configurations, TwinDistributionTest,
-    testing::Values(TwinCase{3, 2, 24, 4}, TwinCase{3, 3, 24, 4}, TwinCase{3, 5, 20, 4},
-                    TwinCase{3, 7, 16, 4}, TwinCase{3, 20, 10, 4}, TwinCase{2, 5, 20, 4},
-                    TwinCase{4, 3, 16, 4}, TwinCase{5, 3, 12, 4}),
-    CaseName);
+INSTANTIATE_TEST_SUITE_P(Configurations, TwinDistributionTest,
+                         testing::Values(TwinCase{3, 2, 24, 4}, TwinCase{3, 3, 24, 4},
+                                         TwinCase{3, 5, 20, 4}, TwinCase{3, 7, 16, 4},
+                                         TwinCase{3, 20, 10, 4}, TwinCase{2, 5, 20, 4},
+                                         TwinCase{4, 3, 16, 4}, TwinCase{5, 3, 12, 4},
+                                         TwinCase{4, 5, 16, 4, 3}, TwinCase{3, 3, 12, 4, 5}),
+                         CaseName);
 
 double Mean(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / v.size(); }
 double Variance(const std::vector<double>& v) {
