@@ -219,6 +219,7 @@ absl::StatusOr<LocalConsortiumResult> RunLocalConsortium(
   for (int i = 0; i < h; ++i) {
     result.assignments.push_back(group->holder(i).Assignments());
     result.mixtures.push_back(group->holder(i).DocumentTopicMixtures());
+    stats.holder_seconds.push_back(group->holder(i).times().Total());
   }
   if (crypto::SimulatedNetwork* links = group->holder_network(); links != nullptr) {
     const crypto::NetworkStats traffic = links->Stats();

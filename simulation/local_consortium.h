@@ -93,6 +93,9 @@ struct ConsortiumStats : coordinator::RunStats {
   // and received, the committee's members first, and the rounds.
   std::vector<uint64_t> link_bytes_sent, link_bytes_received;
   uint64_t link_rounds = 0;
+  // Each data holder's own seconds over the iterations (its phases; in one
+  // process its threads share the cores with everybody's).
+  std::vector<double> holder_seconds;
 };
 
 struct LocalConsortiumResult {

@@ -21,16 +21,18 @@ for bits in 1024 2048; do
 done
 printf '%s\n' "${rows[@]}" | python3 -c '
 import json, sys
-print("| bits | roles | s / iteration | MPC rounds / it | member MPC MB / it | member link MB / it | holder MB sent / received per it | coordinator MB / it | peak memory GB | powm ms |")
-print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+print("| bits | roles | s / iteration | member 0 s / it | slowest holder s / it | MPC rounds / it | member MPC MB / it | member link MB / it | holder MB sent / received per it | coordinator MB / it | peak memory GB | powm ms |")
+print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for line in sys.stdin:
     r = json.loads(line)
     roles = ("%d parties (all compute)" % r["holders"]) if r["committee"] == 0 else \
             ("committee of %d, %d data holders" % (r["committee"], r["holders"]))
     holder = "-" if r["committee"] == 0 else "%.3f / %.3f" % (
         r["holder_bytes_sent_per_iteration"] / 1e6, r["holder_bytes_received_per_iteration"] / 1e6)
-    print("| %d | %s | %.2f | %.0f | %.2f | %.2f | %s | %.2f | %.2f | %.1f |" % (
-        r["bits"], roles, r["s_per_iteration"], r["mpc_rounds_per_iteration"],
+    holder_s = "-" if r["committee"] == 0 else "%.2f" % r["slowest_holder_s_per_iteration"]
+    print("| %d | %s | %.2f | %.2f | %s | %.0f | %.2f | %.2f | %s | %.2f | %.2f | %.1f |" % (
+        r["bits"], roles, r["s_per_iteration"], r["member_s_per_iteration"], holder_s,
+        r["mpc_rounds_per_iteration"],
         r["member_mpc_bytes_per_iteration"] / 1e6, r["member_link_bytes_per_iteration"] / 1e6,
         holder, r["coordinator_bytes_per_iteration"] / 1e6, r["peak_rss_mb"] / 1024, r["powm_ms"]))
 '
