@@ -22,7 +22,6 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -31,6 +30,7 @@
 #include "crypto/paillier/paillier_testing.h"
 #include "nlohmann/json.hpp"
 #include "simulation/local_consortium.h"
+#include "tests/bench/powm_baseline.h"
 #include "tests/protocol/protocol_test_util.h"
 
 namespace pplda {
@@ -57,21 +57,6 @@ bool ParseArgs(int argc, char** argv, Args& a) {
     }
   }
   return argc % 2 == 1 && a.holders >= 1 && a.iterations >= 1;
-}
-
-double PowmMs(const crypto::DealtKey& key) {
-  const mpz_class& n2 = key.public_key->paillier().n_squared();
-  crypto::SeededRng rng(99);
-  const mpz_class base = rng.UniformBelow(n2);
-  const mpz_class e = rng.RandomBits(2 * key.public_key->paillier().modulus_bits() + 64);
-  mpz_class out;
-  const int reps = 20;
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < reps; ++i) {
-    mpz_powm(out.get_mpz_t(), base.get_mpz_t(), e.get_mpz_t(), n2.get_mpz_t());
-  }
-  return 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
-         reps;
 }
 
 uint64_t Max(const std::vector<uint64_t>& v, size_t begin, size_t end) {
@@ -143,7 +128,7 @@ int Run(const Args& a) {
            ? 0.0
            : *std::max_element(s.holder_seconds.begin(), s.holder_seconds.end()) / it},
       {"peak_rss_mb", usage.ru_maxrss / 1024.0},
-      {"powm_ms", PowmMs(*key)}};
+      {"powm_ms", 1e3 * bench::PowmSeconds(*key)}};
   std::printf("%s\n", out.dump().c_str());
   return 0;
 }

@@ -36,6 +36,7 @@
 #include "crypto/paillier/paillier_testing.h"
 #include "simulation/local_consortium.h"
 #include "tests/bench/network_cost_model.h"
+#include "tests/bench/powm_baseline.h"
 #include "tests/bench/tuned_benchmark_main.h"
 #include "tests/protocol/protocol_test_util.h"
 
@@ -43,20 +44,6 @@ namespace pplda {
 namespace {
 
 constexpr int kIterations = 2;
-
-double PowmSeconds(const crypto::DealtKey& key) {
-  const mpz_class& n2 = key.public_key->paillier().n_squared();
-  crypto::SeededRng rng(99);
-  const mpz_class base = rng.UniformBelow(n2);
-  const mpz_class e = rng.RandomBits(2 * key.public_key->paillier().modulus_bits() + 64);
-  mpz_class out;
-  const int reps = 20;
-  auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < reps; ++i) {
-    mpz_powm(out.get_mpz_t(), base.get_mpz_t(), e.get_mpz_t(), n2.get_mpz_t());
-  }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / reps;
-}
 
 // One exponentiation of the same shape on the path the protocol's partial
 // decryptions take (BatchModExp: the AVX-512 IFMA kernel when present, else
@@ -110,7 +97,7 @@ void BM_SecureLda(benchmark::State& state) {
   const double it = kIterations;
   const double per_it = s.iteration_seconds / it;
   const double pdec = static_cast<double>(s.partial_decryptions_per_iteration);
-  const double powm = PowmSeconds(*key);
+  const double powm = bench::PowmSeconds(*key);
   state.counters["tokens"] = static_cast<double>(slice->train.num_tokens());
   state.counters["V"] = slice->train.vocabulary.size();
   state.counters["s_per_iteration"] = per_it;
