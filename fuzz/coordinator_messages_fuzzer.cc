@@ -127,7 +127,7 @@ void WriteSeeds(const std::filesystem::path& dir) {
 
   std::unique_ptr<simulation::InProcessPartyGroup> iterating = Group(s);
   Require(iterating->InitialCounts().ok());
-  absl::StatusOr<coordinator::IterationOutput> first = iterating->Iterate(1, s.initial);
+  absl::StatusOr<coordinator::IterationOutput> first = iterating->Iterate(1, s.initial, {});
   Require(first.ok());
   std::string iterate(1, kIterate);
   for (const protocol::CountUpdate& u : first->updates) {
