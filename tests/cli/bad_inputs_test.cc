@@ -286,6 +286,27 @@ TEST_F(BadInputTest, PreprocessingFlagsWithAPreparedFolderAreRefusedByName) {
             0);
 }
 
+// What --committee does not combine with yet is refused before anything is
+// written, naming the flag; an even committee is refused too.
+TEST_F(BadInputTest, CommitteeRefusesWhatItDoesNotServeYet) {
+  const std::string parties = "simulate --party a=" + Path("docs") + " --party b=" + Path("docs") +
+                              " --out " + Path("m.json");
+  const std::pair<std::string, std::string> cases[] = {
+      {" --key-bits 1024 --committee 3 --dp-epsilon 8",
+       "--committee cannot be used with --dp-epsilon"},
+      {" --key-bits 1024 --committee 3 --dealer-free-key",
+       "--committee cannot be used with --dealer-free-key"},
+      {" --committee 3 --key-dir " + Path("docs"), "--committee cannot be used with --key-dir"},
+      {" --key-bits 1024 --committee 4 --accept-two-holder-disclosure",
+       "an odd number, 3 or more"}};
+  for (const auto& [flags, message] : cases) {
+    const RunResult r = RunPplda(parties + flags);
+    EXPECT_NE(r.exit_code, 0) << flags;
+    EXPECT_THAT(r.output, HasSubstr(message)) << flags;
+  }
+  EXPECT_FALSE(fs::exists(Path("m.json")));
+}
+
 TEST_F(BadInputTest, NamesThatBecomePathsStayInTheirFolder) {
   for (const std::string name : {"..", "../evil", "a/b", "."}) {
     const RunResult sim = RunPplda("simulate --party '" + name + "=" + Path("docs") +
