@@ -1,5 +1,6 @@
 #include "cli/party_flags.h"
 
+#include <filesystem>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
@@ -27,6 +28,14 @@ absl::StatusOr<std::vector<NamedPath>> ParseParties(const std::vector<std::strin
     for (const NamedPath& q : out) {
       if (q.name == p.name)
         return absl::InvalidArgumentError("--party name '" + p.name + "' is given twice");
+      std::error_code ec, ec2;
+      if (std::filesystem::weakly_canonical(q.path, ec) ==
+              std::filesystem::weakly_canonical(p.path, ec2) &&
+          !ec && !ec2) {
+        return absl::InvalidArgumentError(absl::StrCat("--party ", q.name, " and --party ", p.name,
+                                                       " are given the same documents (", p.path,
+                                                       "): each participant brings its own"));
+      }
     }
     out.push_back(std::move(p));
   }

@@ -106,6 +106,18 @@ struct PartyCorpora {
 using VocabularyChooser = std::function<absl::StatusOr<lda::Vocabulary>(
     const std::vector<lda::RawCorpus>& raws, nlohmann::json* info)>;
 
+// True when both inputs hold the same documents (text and words), in order.
+bool SameDocuments(const lda::RawCorpus& a, const lda::RawCorpus& b) {
+  if (a.documents.size() != b.documents.size()) return false;
+  for (size_t m = 0; m < a.documents.size(); ++m) {
+    if (a.documents[m].text != b.documents[m].text ||
+        a.documents[m].words != b.documents[m].words) {
+      return false;
+    }
+  }
+  return true;
+}
+
 absl::StatusOr<PartyCorpora> LoadParties(const SimulateFlags& f,
                                          const std::vector<NamedPath>& parties,
                                          const VocabularyChooser& dp_vocabulary, bool quiet) {
@@ -142,6 +154,15 @@ absl::StatusOr<PartyCorpora> LoadParties(const SimulateFlags& f,
     if (c.num_tokens() == 0) {
       return absl::InvalidArgumentError("party " + parties[i].name + " (" + parties[i].path +
                                         ") has no tokens over the shared vocabulary");
+    }
+    for (size_t j = 0; j < i; ++j) {
+      // The same documents under two names (copied folders): refused, as
+      // a consortium file's participants must bring their own.
+      if (SameDocuments(raws[j], raws[i])) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "parties ", parties[j].name, " (", parties[j].path, ") and ", parties[i].name, " (",
+            parties[i].path, ") hold the same documents: each participant brings its own"));
+      }
     }
     out.corpora.push_back(std::move(c));
   }
@@ -282,6 +303,12 @@ absl::StatusOr<SimulationKey> ObtainKey(const SimulateFlags& f, const GlobalFlag
     }
     ASSIGN_OR_RETURN(out.key,
                      simulation::GenerateDealerFreeKeyInProcess(f.key_bits, n, rng_factory));
+  } else if (f.committee > 0 && !f.key_dir.empty()) {
+    // The committee's members are committee-0 .. committee-(n-1)
+    // (simulation/local_consortium.h), their shares NAME.key there.
+    std::vector<std::string> members;
+    for (int j = 0; j < n; ++j) members.push_back(absl::StrCat("committee-", j));
+    ASSIGN_OR_RETURN(out.key, ReadDealtKey(f.key_dir, members));
   } else {
     ASSIGN_OR_RETURN(out.key, LoadOrDealKey(f.key_dir, f.key_bits, named, n, g.quiet));
   }
@@ -463,10 +490,10 @@ absl::Status CheckSimulateFlags(const SimulateFlags& f, const privacy::DpTrainin
         "--committee cannot be used with --dp-epsilon yet: DP training with data holders "
         "outside the committee is not tested, so no DP statement is printed for it");
   }
-  if (f.committee > 0 && (f.dealer_free_key || !f.key_dir.empty())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--committee cannot be used with ", f.dealer_free_key ? "--dealer-free-key" : "--key-dir",
-        " yet: the committee's key is dealt here (--key-bits)"));
+  if (f.committee > 0 && f.dealer_free_key) {
+    return absl::InvalidArgumentError(
+        "--committee cannot be used with --dealer-free-key yet: the committee's key is dealt "
+        "here (--key-bits) or read from --key-dir");
   }
   if (!dp.counts) return absl::OkStatus();
   RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp.counts, f.iterations));
@@ -578,7 +605,8 @@ void AddSimulateCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* r
                     "protocol of `pplda keys generate`; this process still holds every share)");
   app->add_option("--key-dir", flags->key_dir,
                   "Use the key `pplda keys deal --out DIR` dealt to these compute parties "
-                  "(DIR/public.key, DIR/NAME.key; \"helper\" for a helper) instead of dealing one")
+                  "(DIR/public.key, DIR/NAME.key; \"helper\" for a helper; with --committee N, "
+                  "committee-0 .. committee-(N-1)) instead of dealing one")
       ->check(CLI::ExistingDirectory)
       ->excludes(key_bits)
       ->excludes(dealer_free);

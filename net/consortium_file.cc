@@ -308,15 +308,20 @@ absl::StatusOr<Consortium> Consortium::Parse(std::string_view toml_text,
   if (out.coordinator_ < 0) {
     return ctx.Error("participant", "no participant has role \"coordinator\" (exactly one must)");
   }
+  for (Participant& p : out.participants_) {
+    if (p.is_compute_party()) p.owner_index = p.party_index;
+    if (p.is_data_holder()) p.owner_index = out.num_compute_parties_ + p.data_index;
+  }
   if (out.relays_mpc()) {
     for (size_t i = 0; i < out.participants_.size(); ++i) {
       const Participant& p = out.participants_[i];
-      if (p.is_compute_party() && p.box_public_key.empty()) {
+      if (p.is_owner() && p.box_public_key.empty()) {
         return ctx.Error(absl::StrCat("participant[", i, "].box_public_key"),
                          absl::StrCat("missing for \"", p.name,
-                                      "\": a consortium with a relay-mode party relays all MPC "
-                                      "traffic sealed, so every compute party needs a box key "
-                                      "(deploy/make-certs.sh writes them)"));
+                                      "\": a consortium with a relay-mode party relays every "
+                                      "run's traffic sealed, so every participant but the "
+                                      "coordinator needs a box key (deploy/make-certs.sh writes "
+                                      "them)"));
       }
     }
   }
@@ -328,7 +333,13 @@ const Participant& Consortium::coordinator() const { return participants_[coordi
 
 bool Consortium::relays_mpc() const {
   return std::any_of(participants_.begin(), participants_.end(),
-                     [](const Participant& p) { return p.is_compute_party() && p.relay; });
+                     [](const Participant& p) { return p.is_owner() && p.relay; });
+}
+
+std::vector<Participant> Consortium::owners() const {
+  std::vector<Participant> out = compute_parties();
+  for (Participant& p : data_holders()) out.push_back(std::move(p));
+  return out;
 }
 
 std::vector<Participant> Consortium::compute_parties() const {
@@ -345,15 +356,6 @@ std::vector<Participant> Consortium::data_holders() const {
     if (p.is_data_holder()) out.push_back(p);
   }
   return out;
-}
-
-absl::Status RequireNoDataHolders(const Consortium& consortium, std::string_view source) {
-  if (consortium.num_data_holders() == 0) return absl::OkStatus();
-  return absl::FailedPreconditionError(absl::StrCat(
-      std::string(source), ": ",
-      NamesOf(consortium.participants(), [](const Participant& p) { return p.is_data_holder(); }),
-      " have role data, and the daemons' run protocol serves no data holder outside the "
-      "committee yet: give each role both (a compute party with documents) or leave it out"));
 }
 
 absl::StatusOr<Participant> Consortium::FindByName(std::string_view name) const {

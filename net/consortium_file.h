@@ -20,15 +20,19 @@
 // compute parties (compute and both) are the committee. "party" is read as
 // "both" and "helper" as "compute" (their earlier names).
 //
+// A run's owners are every participant but the coordinator, in owner
+// order: the committee (party indices 0..n-1), then the data holders
+// (owner index n + data index); each run links them all (the committee's
+// MPC among the members, the committee links between members and holders).
 // Relay mode (proto/relay_service.proto): a participant with relay = true
 // never listens; it dials the coordinator, which forwards its control calls
-// and its MPC frames. Such a participant needs no address (one given is
-// checked but unused). When any compute party is in relay mode
-// (relays_mpc()), all MPC traffic of every run goes through the
-// coordinator, sealed end to end with each compute party's box key, so every
-// compute party must then pin a box_public_key (the keys are bound to the
-// participants by the same file that pins their certificates). The
-// coordinator cannot be in relay mode and has no box key.
+// and its run's frames. Such a participant needs no address (one given is
+// checked but unused). When any owner is in relay mode (relays_mpc()),
+// every run's frames go through the coordinator, sealed end to end with
+// each owner's box key, so every owner must then pin a box_public_key (the
+// keys are bound to the participants by the same file that pins their
+// certificates). The coordinator cannot be in relay mode and has no box
+// key.
 // Rules (each refusal names the participants at fault): exactly one
 // coordinator; a committee of an odd number of compute parties from 3 to 63
 // (the MPC's honest majority, t = (n - 1) / 2, is tightest for odd n); at
@@ -75,11 +79,15 @@ struct Participant {
   // Index in [0, num_data_holders()) for data holders (role data); -1
   // otherwise.
   int data_index = -1;
+  // Index in the run's owner order (above); -1 for the coordinator.
+  int owner_index = -1;
 
   bool is_compute_party() const {
     return role == ParticipantRole::kCompute || role == ParticipantRole::kBoth;
   }
   bool is_data_holder() const { return role == ParticipantRole::kData; }
+  // Every participant but the coordinator: it takes part in the runs.
+  bool is_owner() const { return role != ParticipantRole::kCoordinator; }
   // Roles data and both: the participant brings documents to the runs.
   bool holds_documents() const {
     return role == ParticipantRole::kData || role == ParticipantRole::kBoth;
@@ -108,8 +116,11 @@ class Consortium {
   // Role data, in file order; element i has data_index i.
   std::vector<Participant> data_holders() const;
   int num_data_holders() const { return num_data_holders_; }
-  // True when some compute party is in relay mode: every run's MPC traffic
-  // is then relayed (sealed) through the coordinator.
+  // The committee then the data holders: element i has owner_index i.
+  std::vector<Participant> owners() const;
+  int num_owners() const { return num_compute_parties_ + num_data_holders_; }
+  // True when some owner is in relay mode: every run's frames are then
+  // relayed (sealed) through the coordinator.
   bool relays_mpc() const;
 
   // NotFound naming the consortium when absent.
@@ -129,12 +140,6 @@ class Consortium {
   int num_compute_parties_ = 0;
   int num_data_holders_ = 0;
 };
-
-// OK when every participant holding documents is a compute party (role
-// both): the run protocol of the daemons serves no data holder outside the
-// committee yet. FailedPrecondition naming the data holders and `source`
-// (the consortium file) otherwise.
-absl::Status RequireNoDataHolders(const Consortium& consortium, std::string_view source);
 
 // Canonical form of a SHA-256 fingerprint: 64 hex digits, optionally
 // colon-separated pairs, any case -> 64 lowercase hex digits.

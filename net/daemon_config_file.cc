@@ -13,10 +13,11 @@ namespace pplda::net {
 const ConfigSchema& PartyConfigSchema() {
   static const ConfigSchema* schema = new ConfigSchema{
       {"party",
-       {"name", "consortium", "documents", "vocabulary", "key_share", "state_dir", "listen",
-        "box_key", "metrics_listen", "threads", "initial_topics_seed", "receive_timeout_seconds",
-        "insecure_deterministic_rng_seed", "insecure_capture_sent_payloads",
-        "accept_two_holder_disclosure", "privacy_budget_epsilon", "privacy_budget_delta"}},
+       {"name", "consortium", "documents", "vocabulary", "key_share", "public_key", "state_dir",
+        "listen", "box_key", "metrics_listen", "threads", "initial_topics_seed",
+        "receive_timeout_seconds", "insecure_deterministic_rng_seed",
+        "insecure_capture_sent_payloads", "accept_two_holder_disclosure", "privacy_budget_epsilon",
+        "privacy_budget_delta"}},
       {"input", {"format", "split", "window_words", "max_tokens"}},
       {"tls", {"ca", "cert", "key"}}};
   return *schema;

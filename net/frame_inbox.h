@@ -1,12 +1,12 @@
 // FrameInbox: the receiving half of one party's GrpcPartyTransport for one
-// run: one FIFO per sending compute party, filled by PartyLinkService with
+// run: one FIFO per sending owner (compute party or data holder), filled by PartyLinkService with
 // frames that passed the wire checks, drained by the transport's Receive.
 // Transport-free (no gRPC), so its rules are tested directly.
 //
 // Position of a frame: (iteration, round), compared lexicographically.
 // Accept(sender, iteration, round, payload) refuses, leaving every queue
 // exactly as it was:
-//   PermissionDenied    sender is not a compute party of the run, or is
+//   PermissionDenied    sender is not an owner of the run, or is
 //                       this party itself
 //   ResourceExhausted   payload larger than max_payload_bytes, or the
 //                       sender's queue would exceed max_queued_bytes (a

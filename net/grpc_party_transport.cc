@@ -219,6 +219,14 @@ std::vector<PartyEndpoint> ComputePartyEndpoints(const Consortium& consortium) {
   return out;
 }
 
+std::vector<PartyEndpoint> OwnerEndpoints(const Consortium& consortium) {
+  std::vector<PartyEndpoint> out;
+  for (const Participant& p : consortium.owners()) {
+    out.push_back(PartyEndpoint{p.name, p.address, p.cert_fingerprint});
+  }
+  return out;
+}
+
 absl::StatusOr<std::unique_ptr<GrpcPartyTransport>> GrpcPartyTransport::Create(
     Options options, const TlsIdentity& identity, PartyLinkService& service) {
   std::vector<std::string> names;

@@ -87,8 +87,11 @@ struct PartyEndpoint {
   std::string cert_fingerprint;  // pinned server certificate
 };
 
-// The consortium's compute parties by party index.
+// The consortium's compute parties by party index (key generation's links).
 std::vector<PartyEndpoint> ComputePartyEndpoints(const Consortium& consortium);
+// A run's owners by owner index (net/consortium_file.h): the committee,
+// then the data holders.
+std::vector<PartyEndpoint> OwnerEndpoints(const Consortium& consortium);
 
 class GrpcPartyTransport final : public InboxTransport {
  public:

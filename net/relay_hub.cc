@@ -93,9 +93,9 @@ grpc::Status RelayHub::Connect(
   if (!who.ok()) return refuse(who.status());
   absl::StatusOr<Participant> participant = consortium_.FindByName(*who);
   if (!participant.ok()) return refuse(participant.status());
-  if (!participant->is_compute_party()) {
+  if (!participant->is_owner()) {
     return refuse(absl::PermissionDeniedError(absl::StrCat(
-        "participant \"", *who, "\" is not a compute party; only compute parties use the relay")));
+        "participant \"", *who, "\" is the coordinator; only the runs' owners use the relay")));
   }
   pplda::v1::RelayUp first;
   if (!stream->Read(&first)) return grpc::Status::OK;  // gone before saying hello
@@ -172,11 +172,11 @@ grpc::Status RelayHub::Connect(
           break;
         }
         absl::StatusOr<Participant> receiver = consortium_.FindByName(frame.receiver());
-        if (!receiver.ok() || !receiver->is_compute_party() || frame.receiver() == *who ||
+        if (!receiver.ok() || !receiver->is_owner() || frame.receiver() == *who ||
             frame.run_id().empty()) {
           refused = absl::InvalidArgumentError(absl::StrCat(
               "party \"", *who, "\" sent a frame of run \"", frame.run_id(), "\" for \"",
-              frame.receiver(), "\", which is not another compute party"));
+              frame.receiver(), "\", which is not another participant of the runs"));
           break;
         }
         Route(*conn, std::move(frame));
@@ -256,8 +256,8 @@ absl::StatusOr<pplda::v1::RelayedReply> RelayHub::Call(
     std::chrono::system_clock::time_point deadline) {
   absl::StatusOr<Participant> participant = consortium_.FindByName(party);
   if (!participant.ok()) return participant.status();
-  if (!participant->is_compute_party()) {
-    return absl::NotFoundError(absl::StrCat("\"", party, "\" is not a compute party"));
+  if (!participant->is_owner()) {
+    return absl::NotFoundError(absl::StrCat("\"", party, "\" is the coordinator"));
   }
   std::unique_lock<std::mutex> lock(mu_);
   const auto grace = std::min(deadline, std::chrono::system_clock::now() + options_.connect_grace);

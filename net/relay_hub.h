@@ -1,10 +1,10 @@
 // RelayHub: the coordinator's side of relay mode, the Relay service of
-// proto/relay_service.proto. It holds each compute party's one outbound
+// proto/relay_service.proto. It holds each owner's (compute party's or data holder's) one outbound
 // stream (authenticated by the party's pinned client certificate), and
 //   - forwards sealed MPC frames from one party's stream to another's, in
 //     the order received (so each ordered pair keeps FIFO order). It checks
 //     only the routing: the frame's sender must be the stream's
-//     participant, its receiver a compute party; it cannot open the box
+//     participant, its receiver another owner; it cannot open the box
 //     (net/sealed_frame.h) and never tries. A frame for a party with no
 //     stream is answered with a RelayNotice (Unavailable) to its sender;
 //     when a party's stream ends, every other party gets a notice naming it,
@@ -20,7 +20,7 @@
 //   FailedPrecondition  hello with another protocol version
 //   InvalidArgument     a first message that is not a RelayHello; a frame
 //                       whose sender is not the stream's participant or
-//                       whose receiver is not a compute party
+//                       whose receiver is not another owner
 // A second stream of the same party replaces the first (which is
 // cancelled): a party that reconnects wins.
 // Observer: when set, sees the serialized bytes of every message read from
@@ -76,7 +76,7 @@ class RelayHub final : public pplda::v1::Relay::Service {
       grpc::ServerReaderWriter<pplda::v1::RelayDown, pplda::v1::RelayUp>* stream) override;
 
   // Sends `call` (its call_id is set here) to `party` and waits for the
-  // reply until `deadline`. NotFound for a name that is not a compute party.
+  // reply until `deadline`. NotFound for a name that is not an owner.
   absl::StatusOr<pplda::v1::RelayedReply> Call(const std::string& party,
                                                pplda::v1::RelayedCall call,
                                                std::chrono::system_clock::time_point deadline);

@@ -73,7 +73,7 @@ class RelayPartyTransport final : public InboxTransport {
   struct Options {
     std::string run_id;
     int party_id = 0;
-    // Every compute party of the run by party index with its pinned box key
+    // Every owner of the run by owner index with its pinned box key
     // (FrameSealer::PartiesOf(consortium)).
     std::vector<FrameSealer::Party> parties;
     int initial_iteration = 0;

@@ -137,11 +137,11 @@ absl::Status BoxSecretKey::CheckPinned(const Consortium& consortium,
 absl::StatusOr<std::vector<FrameSealer::Party>> FrameSealer::PartiesOf(
     const Consortium& consortium) {
   std::vector<Party> out;
-  for (const Participant& p : consortium.compute_parties()) {
+  for (const Participant& p : consortium.owners()) {
     if (p.box_public_key.empty()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "compute party \"", p.name, "\" has no box_public_key in consortium \"",
-          consortium.name(), "\""));
+      return absl::FailedPreconditionError(absl::StrCat("participant \"", p.name,
+                                                        "\" has no box_public_key in consortium \"",
+                                                        consortium.name(), "\""));
     }
     ASSIGN_OR_RETURN(BoxPublicKey key, ParseBoxPublicKey(p.box_public_key));
     out.push_back(Party{p.name, key});

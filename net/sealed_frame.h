@@ -1,12 +1,11 @@
 // Sealed MPC frames for relay mode (proto/relay_service.proto): the
 // coordinator forwards party-to-party payloads it cannot read or forge.
 //
-// Keys: each compute party holds an X25519 key pair for libsodium's
-// crypto_box (X25519 + XSalsa20-Poly1305, authenticated: the receiver knows
-// the sender's secret key was used). The public key is pinned in the
-// consortium file next to the certificate fingerprint (`box_public_key`),
-// the secret key is a file of 64 hex digits, mode 0600, named in party.toml
-// (deploy/make-certs.sh writes both).
+// Keys: each owner of the runs (every participant but the coordinator) holds an X25519 key pair for
+// libsodium's crypto_box (X25519 + XSalsa20-Poly1305, authenticated: the receiver knows the
+// sender's secret key was used). The public key is pinned in the consortium file next to the
+// certificate fingerprint (`box_public_key`), the secret key is a file of 64 hex digits, mode 0600,
+// named in party.toml (deploy/make-certs.sh writes both).
 //
 // A frame from party S to party R in run X at (iteration i, round r):
 //   box = nonce || crypto_box_easy(SealedContent{header(version, X, i, r, S),
@@ -17,7 +16,7 @@
 //   InvalidArgument     a box shorter than nonce + MAC, or content that is
 //                       not a SealedContent
 //   PermissionDenied    outer receiver is not this party, outer run is not
-//                       this run, outer sender is not a compute party of
+//                       this run, outer sender is not an owner of
 //                       the run or is this party
 //   PermissionDenied    the box does not open with (pk_S, sk_R): not sealed
 //                       by S for R, or altered in transit
@@ -106,14 +105,14 @@ class FrameSealer {
     std::string name;
     BoxPublicKey box_public_key;
   };
-  // `parties`: every compute party of the run by party index, this one
+  // `parties`: every owner of the run by owner index, this one
   // (party_id) included. FailedPrecondition when `secret`'s public half is
   // not parties[party_id]'s key; InvalidArgument for an empty run id or a
   // party id out of range.
   static absl::StatusOr<std::unique_ptr<FrameSealer>> Create(std::string run_id, int party_id,
                                                              std::vector<Party> parties,
                                                              const BoxSecretKey& secret);
-  // The consortium's compute parties with their pinned box keys;
+  // The consortium's owners (owners()) with their pinned box keys;
   // FailedPrecondition naming a party without one.
   static absl::StatusOr<std::vector<Party>> PartiesOf(const Consortium& consortium);
   ~FrameSealer();

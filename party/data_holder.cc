@@ -6,6 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "crypto/arith/big_int.h"
+#include "party/holder_delta_shares.h"
 #include "party/selection_message.h"
 #include "protocol/data_holder_rounds.h"
 #include "protocol/encrypted_counts.h"
@@ -136,11 +138,32 @@ absl::StatusOr<protocol::CountUpdate> DataHolder::RunIteration(
 
   start = Clock::now();
   ASSIGN_OR_RETURN(const CountTables delta, tokens_->Apply(plan_, topics));
-  ASSIGN_OR_RETURN(protocol::CountUpdate update, Encrypt(delta, iteration));
+  ASSIGN_OR_RETURN(std::vector<mpz_class> packed, PackCountTables(plan_, delta));
+  const std::vector<std::vector<uint8_t>> shares =
+      SplitPackedDeltas(packed, key_->paillier().n(), plan_.num_parties(), holder_, rng);
+  for (mpz_class& v : packed) crypto::Wipe(v);
+  for (int j = 0; j < plan_.num_parties(); ++j) {
+    RETURN_IF_ERROR(links.SendToMember(
+        j, protocol::HolderRound(iteration, protocol::HolderStep::kDeltas), shares[j]));
+  }
+  protocol::CountUpdate update;
+  update.run_id = run_id_;
+  update.iteration = iteration;
+  update.party = owner();
   t.update = SecondsSince(start);
   times_ += t;
   iterations_done_ = iteration;
   return update;
+}
+
+absl::Status DataHolder::Restore(int iterations_done) {
+  if (iterations_done_ != 0 || iterations_done < 0) {
+    return absl::FailedPreconditionError(absl::StrCat("data holder ", holder_, ": restore to ",
+                                                      iterations_done, " after ", iterations_done_,
+                                                      " iterations"));
+  }
+  iterations_done_ = iterations_done;
+  return absl::OkStatus();
 }
 
 std::vector<std::vector<double>> DataHolder::DocumentTopicMixtures() const {

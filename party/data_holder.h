@@ -12,9 +12,11 @@
 //     member with the digest.
 //  3. Its inputs d and e as Shamir shares of degree t, one message a member.
 //  4. Its tokens' topics, revealed to it alone (secure_draw.h).
-//  5. It updates z and n_m(k) and returns its CountUpdate of the packed
-//     encrypted deltas of every term (empty with no tokens; never DP noise:
-//     the committee adds it).
+//  5. It updates z and n_m(k) and hands each member its share of the
+//     packed deltas of every term (party/holder_delta_shares.h); the members
+//     encrypt the sum into their own updates, and the holder's CountUpdate
+//     of the iteration is empty (never DP noise: the committee adds it).
+//     Its initial counts (iteration 0) it encrypts itself.
 // What it sends and receives grows with its own tokens and the public
 // matrix only. Errors name the holder; after an error the run cannot go on.
 // Thread-safety: one thread drives a holder.
@@ -67,6 +69,10 @@ class DataHolder {
                                                      crypto::CommitteeLinks& links,
                                                      crypto::SecureRng& rng);
   int iterations_done() const { return iterations_done_; }
+  // Instead of InitialCounts, on a holder created with the topics saved
+  // after `iterations_done` iterations: the next call is RunIteration of
+  // iterations_done + 1. FailedPrecondition on a holder that has started.
+  absl::Status Restore(int iterations_done);
 
   std::vector<std::vector<int>> Assignments() const { return tokens_->Assignments(); }
   std::vector<std::vector<double>> DocumentTopicMixtures() const;

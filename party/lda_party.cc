@@ -8,10 +8,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "crypto/arith/big_int.h"
 #include "crypto/mpc/comparison.h"
 #include "crypto/mpc/reciprocal.h"
 #include "crypto/paillier/paillier_serialization.h"
 #include "crypto/random/buffered_rng.h"
+#include "party/holder_delta_shares.h"
 #include "party/selection_message.h"
 #include "protocol/data_holder_rounds.h"
 #include "protocol/secure_draw.h"
@@ -384,6 +386,11 @@ absl::StatusOr<protocol::CountUpdate> LdaParty::ApplyDraw(
     mine[j] = *z;
   }
   ASSIGN_OR_RETURN(const CountTables delta, tokens_->Apply(plan_, mine));
+  if (plan_.num_holders() > 0) {
+    ASSIGN_OR_RETURN(protocol::CountUpdate update, EncryptWithHolderShares(delta, iteration));
+    RETURN_IF_ERROR(AddNoise(update));
+    return Sent(std::move(update));
+  }
   if (num_tokens() == 0) {
     protocol::CountUpdate empty;
     empty.run_id = run_id_;
@@ -395,6 +402,33 @@ absl::StatusOr<protocol::CountUpdate> LdaParty::ApplyDraw(
   ASSIGN_OR_RETURN(protocol::CountUpdate update, EncryptCounts(delta, iteration));
   RETURN_IF_ERROR(AddNoise(update));
   return Sent(std::move(update));
+}
+
+absl::StatusOr<protocol::CountUpdate> LdaParty::EncryptWithHolderShares(const CountTables& delta,
+                                                                        int iteration) const {
+  const mpz_class& modulus = key_share_.public_key()->paillier().n();
+  ASSIGN_OR_RETURN(std::vector<mpz_class> sum, PackCountTables(plan_, delta));
+  for (mpz_class& v : sum) {
+    v %= modulus;
+    if (v < 0) v += modulus;
+  }
+  for (int h = 0; h < plan_.num_holders(); ++h) {
+    ASSIGN_OR_RETURN(const std::vector<uint8_t> message,
+                     holder_links_->ReceiveFromClient(
+                         h, protocol::HolderRound(iteration, protocol::HolderStep::kDeltas)));
+    ASSIGN_OR_RETURN(
+        std::vector<mpz_class> share,
+        PackedDeltaShare(message, sum.size(), modulus, plan_.num_parties(), h, party_));
+    for (size_t i = 0; i < sum.size(); ++i) {
+      sum[i] += share[i];
+      if (sum[i] >= modulus) sum[i] -= modulus;
+      crypto::Wipe(share[i]);
+    }
+  }
+  absl::StatusOr<protocol::CountUpdate> update =
+      EncryptPackedCounts(plan_, encryptor_, sum, run_id_, iteration, party_, pool_);
+  for (mpz_class& v : sum) crypto::Wipe(v);
+  return update;
 }
 
 absl::StatusOr<protocol::CountUpdate> LdaParty::RunIteration(crypto::MpcEngine& engine) {

@@ -40,7 +40,10 @@
 //     its owner only.
 //  6. The owner updates z and n_m(k) and returns a CountUpdate with its
 //     packed encrypted deltas of every term (data-less parties return an
-//     empty update).
+//     empty update). With data holders every member receives its share of
+//     each holder's packed deltas (party/holder_delta_shares.h), adds them
+//     to its own and encrypts the sum: every member's update is then a full
+//     one, data-less or not, and the holders' are empty.
 // Data holders outside the committee (plan.num_holders() > 0; their side is
 // party/data_holder.h): the party needs their committee links
 // (set_holder_links). Before step 1 it attests to each holder the digest of
@@ -185,6 +188,11 @@ class LdaParty {
   // Packed encryption of `tables` as this party's update of `iteration`.
   absl::StatusOr<protocol::CountUpdate> EncryptCounts(const CountTables& tables,
                                                       int iteration) const;
+  // With data holders: this party's packed `delta` plus its share of every
+  // holder's (party/holder_delta_shares.h, received over the holder
+  // links), encrypted once as its update of `iteration`.
+  absl::StatusOr<protocol::CountUpdate> EncryptWithHolderShares(const CountTables& delta,
+                                                                int iteration) const;
   // DP: when update.iteration + 1 starts with a release, draws this party's
   // noise shares and adds them, encrypted, to `update`.
   absl::Status AddNoise(protocol::CountUpdate& update) const;

@@ -189,11 +189,8 @@ std::vector<std::vector<double>> OwnedTokens::DocumentTopicMixtures(int num_topi
   return theta;
 }
 
-absl::StatusOr<protocol::CountUpdate> EncryptCountTables(const protocol::SecureLdaPlan& plan,
-                                                         const crypto::PaillierEncryptor& encryptor,
-                                                         const CountTables& tables,
-                                                         const std::string& run_id, int iteration,
-                                                         int owner, ThreadPool* pool) {
+absl::StatusOr<std::vector<mpz_class>> PackCountTables(const protocol::SecureLdaPlan& plan,
+                                                       const CountTables& tables) {
   const int K = plan.num_topics();
   const size_t s = plan.layout().slots();
   std::vector<int64_t> slots(plan.MatrixCiphertexts() * s, 0);
@@ -206,13 +203,37 @@ absl::StatusOr<protocol::CountUpdate> EncryptCountTables(const protocol::SecureL
   }
   ASSIGN_OR_RETURN(std::vector<mpz_class> packed, plan.layout().Pack(slots));
   ASSIGN_OR_RETURN(std::vector<mpz_class> packed_totals, plan.layout().Pack(tables.totals));
+  packed.insert(packed.end(), packed_totals.begin(), packed_totals.end());
+  return packed;
+}
+
+absl::StatusOr<protocol::CountUpdate> EncryptPackedCounts(
+    const protocol::SecureLdaPlan& plan, const crypto::PaillierEncryptor& encryptor,
+    const std::vector<mpz_class>& packed, const std::string& run_id, int iteration, int owner,
+    ThreadPool* pool) {
+  const size_t m = plan.MatrixCiphertexts();
+  if (packed.size() != m + plan.TotalsCiphertexts()) {
+    return absl::InternalError(
+        absl::StrCat(packed.size(), " packed counts, the plan has ", m + plan.TotalsCiphertexts()));
+  }
   protocol::CountUpdate update;
   update.run_id = run_id;
   update.iteration = iteration;
   update.party = owner;
-  ASSIGN_OR_RETURN(update.matrix, encryptor.EncryptBatch(packed, pool));
-  ASSIGN_OR_RETURN(update.totals, encryptor.EncryptBatch(packed_totals, pool));
+  ASSIGN_OR_RETURN(std::vector<crypto::Ciphertext> all, encryptor.EncryptBatch(packed, pool));
+  update.totals.assign(all.begin() + static_cast<std::ptrdiff_t>(m), all.end());
+  all.resize(m);
+  update.matrix = std::move(all);
   return update;
+}
+
+absl::StatusOr<protocol::CountUpdate> EncryptCountTables(const protocol::SecureLdaPlan& plan,
+                                                         const crypto::PaillierEncryptor& encryptor,
+                                                         const CountTables& tables,
+                                                         const std::string& run_id, int iteration,
+                                                         int owner, ThreadPool* pool) {
+  ASSIGN_OR_RETURN(const std::vector<mpz_class> packed, PackCountTables(plan, tables));
+  return EncryptPackedCounts(plan, encryptor, packed, run_id, iteration, owner, pool);
 }
 
 }  // namespace pplda::party

@@ -79,6 +79,16 @@ class OwnedTokens {
   std::vector<int32_t> doc_topic_;  // D x K: n_m(k)
 };
 
+// The packed plaintexts of `tables` (plan.layout()): the matrix's
+// plan.MatrixCiphertexts(), then the totals' plan.TotalsCiphertexts().
+absl::StatusOr<std::vector<mpz_class>> PackCountTables(const protocol::SecureLdaPlan& plan,
+                                                       const CountTables& tables);
+// `packed` (as PackCountTables) encrypted as owner `owner`'s update of
+// `iteration` (no DP noise).
+absl::StatusOr<protocol::CountUpdate> EncryptPackedCounts(
+    const protocol::SecureLdaPlan& plan, const crypto::PaillierEncryptor& encryptor,
+    const std::vector<mpz_class>& packed, const std::string& run_id, int iteration, int owner,
+    ThreadPool* pool);
 // The packed encryption of `tables` as owner `owner`'s update of
 // `iteration` (no DP noise).
 absl::StatusOr<protocol::CountUpdate> EncryptCountTables(const protocol::SecureLdaPlan& plan,

@@ -20,40 +20,21 @@
 #include "privacy/document_caps.h"
 #include "privacy/dp_vocabulary.h"
 #include "protocol/consortium_policy.h"
+#include "protocol/data_holder_rounds.h"
 #include "protocol/run_parameters.h"
 #include "protocol/secure_dp_noise.h"
 #include "protocol/two_holder_disclosure.h"
 #include "protocol/wire.h"
 
 namespace pplda::party {
-namespace {
-
-std::vector<std::vector<int>> InitialTopics(const lda::Corpus& corpus, int num_topics,
-                                            const std::optional<uint64_t>& seed, int index,
-                                            crypto::SecureRng& rng) {
-  if (seed.has_value()) {
-    // The same derivation as simulation/local_consortium.cc, so that a run
-    // with the same seed starts from the same topics.
-    return lda::GibbsState::RandomTopics(corpus, num_topics,
-                                         *seed * 1000003ULL + static_cast<uint64_t>(index));
-  }
-  std::vector<std::vector<int>> topics;
-  for (const lda::Document& d : corpus.documents) {
-    std::vector<int> z(d.tokens.size());
-    for (int& k : z) k = static_cast<int>(rng.UniformUint64(static_cast<uint64_t>(num_topics)));
-    topics.push_back(std::move(z));
-  }
-  return topics;
-}
-
-}  // namespace
 
 PartySession::PartySession(std::string run_id, pplda::v1::RunParameters parameters,
                            const PartyResources& resources, crypto::PartyTransport& transport)
     : run_id_(std::move(run_id)),
       parameters_(std::move(parameters)),
       resources_(resources),
-      transport_(transport) {}
+      transport_(transport),
+      committee_transport_(transport, resources.num_parties) {}
 
 absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
     const std::string& run_id, const pplda::v1::RunParameters& parameters,
@@ -67,13 +48,15 @@ absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
         parameters.vocabulary_sha256(), ", this party's ", resources.vocabulary_sha256,
         ": every participant must hold the same vocabulary file"));
   }
-  if (resources.key_share == nullptr || resources.corpus == nullptr || !resources.rng_factory) {
+  if (resources.key_share == nullptr || resources.corpus == nullptr || !resources.rng_factory ||
+      resources.data_index >= 0) {
     return absl::InternalError("party session: resources incomplete");
   }
   if (transport.party_id() != resources.party_index ||
-      transport.num_parties() != resources.num_parties) {
+      transport.num_parties() != resources.num_parties + resources.num_holders) {
     return absl::InternalError("party session: the transport is not this party's");
   }
+  RETURN_IF_ERROR(protocol::CheckServedWithDataHolders(parameters, resources.num_holders));
   auto session = std::unique_ptr<PartySession>(
       new PartySession(run_id, parameters, resources, transport));
   ASSIGN_OR_RETURN(session->dp_vocabulary_,
@@ -302,8 +285,8 @@ absl::Status PartySession::CreateEngine() {
   const int n = resources_.num_parties;
   ASSIGN_OR_RETURN(crypto::MpcConfig config,
                    crypto::MpcConfig::Create(n, protocol::MpcThreshold(n)));
-  ASSIGN_OR_RETURN(
-      engine_, crypto::MpcEngine::Create(config, transport_, rng(PartyRandomSource::kMpcEngine)));
+  ASSIGN_OR_RETURN(engine_, crypto::MpcEngine::Create(config, committee_transport_,
+                                                      rng(PartyRandomSource::kMpcEngine)));
   return absl::OkStatus();
 }
 
@@ -329,27 +312,22 @@ absl::StatusOr<protocol::SecureLdaPlan> PartySession::BuildPlan(
       protocol::RunPlanInputsFromParameters(parameters_, dp_vocabulary_, resources_.num_parties));
   const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
   ASSIGN_OR_RETURN(protocol::RunPlan plan,
-                   protocol::DeriveRunPlan(inputs, resources_.corpus->vocabulary.size(), tokens,
-                                           key.paillier()));
+                   protocol::DeriveOwnersRunPlan(inputs, resources_.corpus->vocabulary.size(),
+                                                 tokens, key.paillier()));
   mpc_config_ = plan.mpc;
+  if (resources_.num_holders > 0) {
+    ASSIGN_OR_RETURN(crypto::CommitteeLinks links,
+                     crypto::CommitteeLinks::Create(transport_, mpc_config_->shamir()));
+    holder_links_.emplace(std::move(links));
+  }
   return std::move(plan.lda);
 }
 
 absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
     const pplda::v1::PrepareRequest& request) {
-  const int n = resources_.num_parties;
-  if (request.tokens_per_party_size() != n) {
-    return absl::InvalidArgumentError(absl::StrCat("tokens_per_party: ",
-                                                   request.tokens_per_party_size(),
-                                                   " totals for ", n, " compute parties"));
-  }
-  std::vector<int64_t> tokens(request.tokens_per_party().begin(),
-                              request.tokens_per_party().end());
-  if (tokens[resources_.party_index] != this->tokens()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "tokens_per_party[", resources_.party_index, "] = ", tokens[resources_.party_index],
-        ", but this party holds ", this->tokens(), " tokens"));
-  }
+  ASSIGN_OR_RETURN(const std::vector<int64_t> tokens,
+                   protocol::OwnerTokensOf(request, resources_.num_parties, resources_.num_holders,
+                                           resources_.party_index, this->tokens()));
   const std::optional<privacy::DpCountOptions> dp =
       protocol::TrainingDpOptions(parameters_, dp_vocabulary_);
   if (this->tokens() > 0) {
@@ -398,6 +376,7 @@ absl::Status PartySession::CreateParty(std::vector<std::vector<int>> topics) {
                                     std::move(topics), *resources_.key_share, *encryptor_,
                                     rng(PartyRandomSource::kDecryptionProofs), resources_.pool,
                                     &iteration_randomness_->noise()));
+  if (holder_links_.has_value()) party_->set_holder_links(&*holder_links_);
   return absl::OkStatus();
 }
 
@@ -422,9 +401,9 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> PartySession::ExchangeDigest(
   return engine_->ExchangeWithAll(std::move(payloads));
 }
 
-absl::Status PartySession::ConfirmPlan(const std::vector<int64_t>& tokens_per_party) {
-  tokens_per_party_ = tokens_per_party;
-  plan_digest_ = protocol::ComputePlanDigest(run_id_, parameters_, tokens_per_party);
+absl::Status PartySession::ConfirmPlan(const std::vector<int64_t>& tokens) {
+  tokens_per_party_ = tokens;
+  plan_digest_ = protocol::ComputePlanDigest(run_id_, parameters_, tokens);
   const protocol::PlanDigest& digest = plan_digest_;
   const int n = resources_.num_parties;
   ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> received, ExchangeDigest(digest));
@@ -436,6 +415,11 @@ absl::Status PartySession::ConfirmPlan(const std::vector<int64_t>& tokens_per_pa
           " was given a different plan (parameters, vocabulary or token totals): the "
           "coordinator told parties different things"));
     }
+  }
+  // Each data holder checks it was told the plan the committee agreed on.
+  for (int h = 0; h < resources_.num_holders; ++h) {
+    RETURN_IF_ERROR(holder_links_->SendToClient(
+        h, protocol::kPlanRound, std::vector<uint8_t>(digest.begin(), digest.end())));
   }
   return absl::OkStatus();
 }
@@ -505,7 +489,8 @@ absl::StatusOr<pplda::v1::IterateReply> PartySession::DoIterate(
   ASSIGN_OR_RETURN(std::vector<protocol::CountsDigest> previous_digests,
                    AcceptRelayed(request.previous()));
   const int iteration = party_->iterations_done() + 1;
-  ASSIGN_OR_RETURN(engine_, iteration_randomness_->Begin(iteration, *mpc_config_, transport_));
+  ASSIGN_OR_RETURN(engine_,
+                   iteration_randomness_->Begin(iteration, *mpc_config_, committee_transport_));
   const protocol::PartyPhaseTimes before = party_->times();
   const uint64_t rounds_before = engine_->rounds();
   ASSIGN_OR_RETURN(protocol::CountUpdate update, party_->RunIteration(*engine_));
@@ -557,7 +542,8 @@ absl::StatusOr<pplda::v1::PublishReply> PartySession::DoPublish(
   const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
   ASSIGN_OR_RETURN(std::vector<protocol::CountsDigest> last_digests, AcceptRelayed(request.last()));
   const int publication = party_->iterations_done() + 1;
-  ASSIGN_OR_RETURN(engine_, iteration_randomness_->Begin(publication, *mpc_config_, transport_));
+  ASSIGN_OR_RETURN(engine_,
+                   iteration_randomness_->Begin(publication, *mpc_config_, committee_transport_));
   RETURN_IF_ERROR(party_->ConfirmCounts(*engine_));
   pplda::v1::PublishReply reply;
   if (request.decrypt()) {
@@ -583,29 +569,9 @@ absl::StatusOr<pplda::v1::PublishReply> PartySession::DoPublish(
 }
 
 absl::StatusOr<std::string> PartySession::WriteMixtures() const {
-  const std::filesystem::path dir = resources_.state_dir / "runs" / run_id_;
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return absl::PermissionDeniedError("cannot create " + dir.string() + ": " + ec.message());
-  const std::filesystem::path path = dir / "mixtures.csv";
-  const std::vector<std::vector<double>> theta = party_->DocumentTopicMixtures();
-  std::string text = "document";
-  for (uint32_t k = 0; k < parameters_.num_topics(); ++k) absl::StrAppend(&text, ",topic_", k);
-  text += "\n";
-  for (size_t m = 0; m < theta.size(); ++m) {
-    std::string name = resources_.corpus->documents[m].name;
-    if (name.find_first_of(",\"\n") != std::string::npos) {
-      std::string quoted = "\"";
-      for (char c : name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-      name = quoted + "\"";
-    }
-    text += name;
-    for (double v : theta[m]) absl::StrAppendFormat(&text, ",%.6g", v);
-    text += "\n";
-  }
-  // This party's exact per-document mixtures: readable by its owner only.
-  RETURN_IF_ERROR(WriteFileAtomically(path, text, FileMode::kPrivate));
-  return path.string();
+  return WriteMixturesFile(resources_.state_dir, run_id_, *resources_.corpus,
+                           party_->DocumentTopicMixtures(),
+                           static_cast<int>(parameters_.num_topics()));
 }
 
 }  // namespace pplda::party

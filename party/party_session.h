@@ -1,6 +1,11 @@
-// PartySession: a party daemon's side of one run, as a state machine over
-// the PartyControl messages (proto/party_control_service.proto; the gRPC
-// adapter in party/daemon/ authenticates the caller and maps statuses).
+// PartySession: a compute party daemon's side of one run (a RunSession),
+// as a state machine over the PartyControl messages
+// (proto/party_control_service.proto; the gRPC adapter in party/daemon/
+// authenticates the caller and maps statuses). The run's transport links
+// every owner (net/consortium_file.h): the MPC engine uses the committee's
+// part of it (crypto/mpc/committee_transport.h), and with data holders
+// outside the committee the same transport carries the committee links to
+// them (crypto/mpc/committee_links.h; their side is holder_session.h).
 //
 //   Create (Join)  checks the run parameters and that the party holds the
 //                  vocabulary the coordinator names (SHA-256);
@@ -15,9 +20,11 @@
 //                  from then on the selected one);
 //   Prepare        builds the public plan from every party's token total,
 //                  then ONE MPC ROUND in which the parties compare a hash of
-//                  (run id, parameters, vocabulary, token totals): a
-//                  coordinator that told parties different plans is caught
-//                  here (FailedPrecondition); returns the initial counts;
+//                  (run id, parameters, vocabulary, token totals of every
+//                  owner): a coordinator that told parties different plans
+//                  is caught here (FailedPrecondition); then each member
+//                  sends that hash to every data holder, which compares it
+//                  with its own; returns the initial counts;
 //   Iterate(i)     i must be the next iteration (FailedPrecondition
 //                  otherwise); folds the relayed updates (LdaParty checks its
 //                  own entry and the parties compare fold digests) and runs
@@ -53,6 +60,8 @@
 
 #include "absl/status/statusor.h"
 #include "base/thread_pool.h"
+#include "crypto/mpc/committee_links.h"
+#include "crypto/mpc/committee_transport.h"
 #include "crypto/mpc/mpc_engine.h"
 #include "crypto/mpc/transport.h"
 #include "crypto/paillier/paillier_encryptor.h"
@@ -64,6 +73,7 @@
 #include "party/lda_party.h"
 #include "party/party_randomness.h"
 #include "party/privacy_ledger.h"
+#include "party/run_session.h"
 #include "privacy/dp_count_training.h"
 #include "proto/party_control_service.pb.h"
 #include "protocol/run_dp_budget.h"
@@ -74,9 +84,17 @@ namespace pplda::party {
 
 // What a party daemon holds across runs (loaded at start).
 struct PartyResources {
-  int party_index = 0;  // 0-based, the consortium's compute party order
-  int num_parties = 0;
-  const crypto::PaillierKeyShare* key_share = nullptr;  // outlives the session
+  // 0-based owner index (net/consortium_file.h): the compute party index,
+  // or num_parties + data_index for a data holder; the run transport's
+  // party id.
+  int party_index = 0;
+  int num_parties = 0;  // the committee's compute parties
+  int num_holders = 0;  // data holders outside the committee
+  int data_index = -1;  // a data holder's index; -1 for a compute party
+  // Compute parties: the key share (outlives the session). Data holders:
+  // none, and the public key instead.
+  const crypto::PaillierKeyShare* key_share = nullptr;
+  crypto::ThresholdPublicKeyPtr public_key;
   const lda::Corpus* corpus = nullptr;  // over the consortium vocabulary; may be empty (helper)
   std::string vocabulary_sha256;
   std::string participant;  // this party's name in the consortium (run state files)
@@ -97,7 +115,7 @@ struct PartyResources {
   std::optional<PrivacyBudget> privacy_budget;
 };
 
-class PartySession {
+class PartySession final : public RunSession {
  public:
   // Join. `transport` (this party's link to the others for this run) must
   // outlive the session.
@@ -132,33 +150,36 @@ class PartySession {
   static absl::Status RemoveRunState(const std::filesystem::path& state_dir,
                                      const std::string& run_id);
   // After Resume: this party's update of that iteration, as it sent it.
-  const pplda::v1::CountUpdateMessage& resumed_update() const { return resumed_update_; }
+  const pplda::v1::CountUpdateMessage& resumed_update() const override { return resumed_update_; }
 
-  const std::string& run_id() const { return run_id_; }
-  int64_t tokens() const;
-  int64_t documents() const;
+  const std::string& run_id() const override { return run_id_; }
+  int64_t tokens() const override;
+  int64_t documents() const override;
   // What Join reveals to the coordinator: the token and document totals, or,
   // in a DP-vocabulary run, only whether this party holds documents (1 or 0,
   // and 0 documents): its totals over the candidates, against those over the
   // selected vocabulary that the selection reports, would count the tokens
   // of the terms the selection drops.
-  int64_t join_tokens() const;
-  int64_t join_documents() const;
-  bool failed() const { return failed_; }
-  int iterations_done() const { return party_ == nullptr ? 0 : party_->iterations_done(); }
+  int64_t join_tokens() const override;
+  int64_t join_documents() const override;
+  bool failed() const override { return failed_; }
+  int iterations_done() const override { return party_ == nullptr ? 0 : party_->iterations_done(); }
   // Hex of this party's fold digest (agreed with its peers once confirmed);
   // empty before Prepare.
-  std::string counts_digest_hex() const {
+  std::string counts_digest_hex() const override {
     return party_ == nullptr ? std::string() : protocol::DigestHex(party_->counts_digest());
   }
 
   absl::StatusOr<pplda::v1::VocabularyReply> Vocabulary(
-      const pplda::v1::VocabularyRequest& request);
-  absl::StatusOr<pplda::v1::PrepareReply> Prepare(const pplda::v1::PrepareRequest& request);
-  absl::StatusOr<pplda::v1::IterateReply> Iterate(const pplda::v1::IterateRequest& request);
-  absl::StatusOr<pplda::v1::PublishReply> Publish(const pplda::v1::PublishRequest& request);
+      const pplda::v1::VocabularyRequest& request) override;
+  absl::StatusOr<pplda::v1::PrepareReply> Prepare(
+      const pplda::v1::PrepareRequest& request) override;
+  absl::StatusOr<pplda::v1::IterateReply> Iterate(
+      const pplda::v1::IterateRequest& request) override;
+  absl::StatusOr<pplda::v1::PublishReply> Publish(
+      const pplda::v1::PublishRequest& request) override;
   // The session's state for logs: "joined", "prepared", "iteration 3", ...
-  std::string state() const;
+  std::string state() const override;
 
  private:
   PartySession(std::string run_id, pplda::v1::RunParameters parameters,
@@ -176,7 +197,8 @@ class PartySession {
   absl::StatusOr<pplda::v1::VocabularyReply> DoSelectVocabulary(
       const pplda::v1::VocabularySelect& request);
   absl::Status CreateEngine();
-  // The plan for `tokens` (sets mpc_config_), as every participant builds it.
+  // The plan for `tokens` (every owner's, owner order; sets mpc_config_
+  // and, with data holders, holder_links_), as every participant builds it.
   absl::StatusOr<protocol::SecureLdaPlan> BuildPlan(const std::vector<int64_t>& tokens);
   // The state after `iteration` iterations from the latest or previous
   // file (noting the latest file's iteration).
@@ -191,11 +213,8 @@ class PartySession {
   // same agreed fold, nothing else.
   absl::Status MarkPublished() const;
   absl::Status RestoreFrom(const pplda::v1::PartyRunState& state);
-  // RestoreFrom's parts: the DP vocabulary's selected terms, and the saved
-  // topics by document (FailedPrecondition when they do not fit).
+  // RestoreFrom's part: the DP vocabulary's selected terms.
   absl::Status RestoreSelectedVocabulary(const pplda::v1::PartyRunState& state);
-  absl::StatusOr<std::vector<std::vector<int>>> SavedTopics(
-      const pplda::v1::PartyRunState& state) const;
   // The run's documents and vocabulary from the DP vocabulary's selected
   // terms (then capped); returns the run vocabulary's SHA-256.
   std::string UseSelectedVocabulary(std::vector<lda::TermId> selected);
@@ -207,7 +226,9 @@ class PartySession {
   // sent (empty at this party's index).
   absl::StatusOr<std::vector<std::vector<uint8_t>>> ExchangeDigest(
       const std::array<uint8_t, 32>& digest);
-  absl::Status ConfirmPlan(const std::vector<int64_t>& tokens_per_party);
+  // `tokens` every owner's: the plan digest compared among the members,
+  // then sent to every data holder.
+  absl::Status ConfirmPlan(const std::vector<int64_t>& tokens);
   // With a privacy budget: refuses a run without DP, else debits the run's
   // (epsilon, delta) from the ledger in state_dir or refuses it.
   absl::Status DebitPrivacyBudget(const std::optional<privacy::DpCountOptions>& dp);
@@ -219,7 +240,9 @@ class PartySession {
   std::string run_id_;
   pplda::v1::RunParameters parameters_;
   PartyResources resources_;
-  crypto::PartyTransport& transport_;
+  crypto::PartyTransport& transport_;                   // every owner's endpoint
+  crypto::CommitteeTransport committee_transport_;      // the members' part, for the engine
+  std::optional<crypto::CommitteeLinks> holder_links_;  // with data holders, from the plan
   // Indexed by PartyRandomSource.
   std::vector<std::unique_ptr<crypto::SecureRng>> rngs_;
   crypto::SecureRng& rng(PartyRandomSource source) { return *rngs_[static_cast<int>(source)]; }
@@ -233,7 +256,7 @@ class PartySession {
   int current_file_iteration_ = -1;  // of run-state.pb, -1 = none yet
   std::unique_ptr<crypto::PaillierEncryptor> encryptor_;
   std::unique_ptr<LdaParty> party_;
-  std::vector<int64_t> tokens_per_party_;  // from Prepare
+  std::vector<int64_t> tokens_per_party_;  // every owner's, owner order, from Prepare
   protocol::PlanDigest plan_digest_{};     // from Prepare
   // DP runs: the party's documents capped by the run's caps (resources_.corpus
   // then points here: the token count reported at Join is the capped one).

@@ -72,36 +72,11 @@ absl::Status PartySession::SaveRunState(int iteration, const pplda::v1::CountUpd
     state.set_shared_keys(SharedKeysToBytes(*iteration_randomness_->shared_keys()));
   }
   for (lda::TermId t : selected_terms_) state.add_selected_terms(static_cast<uint32_t>(t));
-  const std::filesystem::path path = protocol::RunStatePath(resources_.state_dir, run_id_);
-  std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec) {
-    return absl::PermissionDeniedError(
-        absl::StrCat("cannot create ", path.parent_path().string(), ": ", ec.message()));
-  }
-  // The boundary before becomes the previous one (a rename: a crash right
-  // after it leaves that one, which Resume reads); an iteration run again
-  // after a restart replaces the latest and keeps the previous.
-  if (current_file_iteration_ >= 0 && current_file_iteration_ < iteration &&
-      std::filesystem::exists(path, ec)) {
-    const std::filesystem::path previous =
-        protocol::PreviousRunStatePath(resources_.state_dir, run_id_);
-    std::filesystem::rename(path, previous, ec);
-    if (ec) {
-      return absl::PermissionDeniedError(absl::StrCat("cannot rename ", path.string(), " to ",
-                                                      previous.string(), ": ", ec.message()));
-    }
-  }
-  const absl::Status written = protocol::WriteRunState(path, state);
+  const absl::Status written =
+      WriteRunStateBoundary(resources_.state_dir, run_id_, state, &current_file_iteration_);
   sodium_memzero(state.mutable_iteration_key()->data(), state.iteration_key().size());
   sodium_memzero(state.mutable_shared_keys()->data(), state.shared_keys().size());
-  if (written.ok()) current_file_iteration_ = iteration;
   return written;
-}
-
-std::filesystem::path PublishedMarkerPath(const std::filesystem::path& state_dir,
-                                          const std::string& run_id) {
-  return state_dir / "runs" / run_id / "published";
 }
 
 absl::Status PartySession::MarkPublished() const {
@@ -149,30 +124,8 @@ absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Resume(
 }
 
 absl::StatusOr<pplda::v1::PartyRunState> PartySession::ReadStateAt(int iteration) {
-  std::string found;
-  // A damaged file's own code (DataLoss, FailedPrecondition) wins over
-  // NotFound: the operator has a file to look at.
-  absl::StatusCode code = absl::StatusCode::kNotFound;
-  for (const std::filesystem::path& path :
-       {protocol::RunStatePath(resources_.state_dir, run_id_),
-        protocol::PreviousRunStatePath(resources_.state_dir, run_id_)}) {
-    absl::StatusOr<pplda::v1::PartyRunState> state =
-        protocol::ReadPartyRunState(path, run_id_, resources_.participant);
-    if (state.ok() && path == protocol::RunStatePath(resources_.state_dir, run_id_)) {
-      current_file_iteration_ = state->header().iteration();
-    }
-    if (state.ok() && state->header().iteration() == iteration) return state;
-    if (!state.ok() && state.status().code() != absl::StatusCode::kNotFound &&
-        code == absl::StatusCode::kNotFound) {
-      code = state.status().code();
-    }
-    absl::StrAppend(&found, found.empty() ? "" : "; ",
-                    state.ok()
-                        ? absl::StrCat(path.string(), ": iteration ", state->header().iteration())
-                        : std::string(state.status().message()));
-  }
-  return absl::Status(code, absl::StrCat("run ", run_id_, ": this party has no saved state after ",
-                                         iteration, " iterations (", found, ")"));
+  return ReadRunStateAt(resources_.state_dir, run_id_, resources_.participant, iteration,
+                        &current_file_iteration_);
 }
 
 absl::Status PartySession::RestoreSelectedVocabulary(const pplda::v1::PartyRunState& state) {
@@ -195,25 +148,8 @@ absl::Status PartySession::RestoreSelectedVocabulary(const pplda::v1::PartyRunSt
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<std::vector<int>>> PartySession::SavedTopics(
-    const pplda::v1::PartyRunState& state) const {
-  if (state.topics_size() != this->tokens()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("run ", run_id_, ": the saved state has ", state.topics_size(),
-                     " topics, this party's documents ", this->tokens(), " tokens"));
-  }
-  std::vector<std::vector<int>> topics;
-  int64_t next = 0;
-  for (const lda::Document& d : resources_.corpus->documents) {
-    const auto length = static_cast<int64_t>(d.tokens.size());
-    topics.emplace_back(state.topics().begin() + next, state.topics().begin() + next + length);
-    next += length;
-  }
-  return topics;
-}
-
 absl::Status PartySession::RestoreFrom(const pplda::v1::PartyRunState& state) {
-  const int n = resources_.num_parties;
+  const int n = resources_.num_parties + resources_.num_holders;
   if (dp_vocabulary_.has_value()) RETURN_IF_ERROR(RestoreSelectedVocabulary(state));
   if (state.party_index() != static_cast<uint32_t>(resources_.party_index) ||
       state.tokens_per_party_size() != n) {
@@ -243,7 +179,8 @@ absl::Status PartySession::RestoreFrom(const pplda::v1::PartyRunState& state) {
                      SharedKeysFromBytes(state.shared_keys()));
     iteration_randomness_->set_shared_keys(std::move(shared));
   }
-  ASSIGN_OR_RETURN(std::vector<std::vector<int>> topics, SavedTopics(state));
+  ASSIGN_OR_RETURN(std::vector<std::vector<int>> topics,
+                   SplitSavedTopics(run_id_, *resources_.corpus, state.topics()));
   RETURN_IF_ERROR(CreateParty(std::move(topics)));
   ASSIGN_OR_RETURN(protocol::CountUpdate sent,
                    protocol::CountUpdateFromProto(state.sent(), run_id_, key, *plan_));

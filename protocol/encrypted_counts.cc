@@ -126,8 +126,18 @@ absl::Status EncryptedCounts::CheckUpdate(const CountUpdate& update, int party,
                : absl::StrCat(who, " carries DP noise, but iteration ", iteration + 1,
                               " does not start with a release"));
   }
-  const bool may_be_empty = plan_.tokens_of(party) == 0;
-  if (may_be_empty && update.matrix.empty() && update.totals.empty()) return absl::OkStatus();
+  // With data holders, from iteration 1 on: a holder's deltas reach the
+  // committee as shares (party/holder_delta_shares.h), so its update is
+  // empty, and every member's is full (it carries its share of theirs).
+  const bool shared_deltas = plan_.num_holders() > 0 && iteration > 0;
+  const bool empty = update.matrix.empty() && update.totals.empty();
+  if (holder && shared_deltas) {
+    if (empty) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat(
+        who, " carries ciphertexts; a data holder's deltas go to the committee as shares"));
+  }
+  const bool may_be_empty = plan_.tokens_of(party) == 0 && !shared_deltas;
+  if (may_be_empty && empty) return absl::OkStatus();
   if (update.matrix.size() != plan_.MatrixCiphertexts() ||
       update.totals.size() != plan_.TotalsCiphertexts()) {
     return absl::InvalidArgumentError(absl::StrCat(

@@ -10,8 +10,10 @@
 // iteration (FailedPrecondition), one update per token owner in owner order
 // (the committee's parties, then the data holders; SecureLdaPlan), the
 // ciphertext counts of the plan (InvalidArgument; a party with no tokens,
-// known publicly, sends an empty update), every ciphertext in Z*_{N^2}
-// (InvalidArgument). A failed Fold leaves the counts unchanged.
+// known publicly, sends an empty update; with data holders, from iteration
+// 1 on, every holder's update is empty and every member's full: the
+// holders' deltas reach the members as shares, party/holder_delta_shares.h),
+// every ciphertext in Z*_{N^2} (InvalidArgument). A failed Fold leaves the counts unchanged.
 // digest() is a hash chain over every update folded so far:
 //   D_-1 = 0, D_i = BLAKE2b-256(D_{i-1} || run id || i || UpdateDigest(u_0)
 //                               || ... || UpdateDigest(u_{n-1})),

@@ -43,6 +43,18 @@ absl::Status CheckRunParameters(const pplda::v1::RunParameters& p) {
   return absl::OkStatus();
 }
 
+absl::Status CheckServedWithDataHolders(const pplda::v1::RunParameters& parameters,
+                                        int data_holders) {
+  if (data_holders == 0 || (parameters.dp_epsilon() == 0 && parameters.dp_vocab_epsilon() == 0)) {
+    return absl::OkStatus();
+  }
+  return absl::FailedPreconditionError(absl::StrCat(
+      "a run with ", data_holders,
+      " data holders outside the committee cannot use DP "
+      "training or a DP vocabulary yet (no DP statement covers them): start it without "
+      "--dp-epsilon and --dp-vocab-epsilon"));
+}
+
 absl::StatusOr<RunPlanInputs> RunPlanInputsFromParameters(
     const pplda::v1::RunParameters& parameters, const std::optional<RunDpVocabulary>& vocabulary,
     int compute_parties) {
@@ -78,6 +90,18 @@ absl::StatusOr<RunPlan> DeriveRunPlan(const RunPlanInputs& inputs, int32_t num_t
                    SecureLdaPlan::Create(lda, num_terms, std::move(tokens_per_party), key, mpc,
                                          std::move(tokens_per_holder)));
   return RunPlan{std::move(mpc), std::move(plan), std::move(dp)};
+}
+
+absl::StatusOr<RunPlan> DeriveOwnersRunPlan(const RunPlanInputs& inputs, int32_t num_terms,
+                                            const std::vector<int64_t>& owner_tokens,
+                                            const crypto::PaillierPublicKey& key) {
+  const size_t n = static_cast<size_t>(inputs.compute_parties);
+  if (owner_tokens.size() < n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(owner_tokens.size(), " token totals for ", n, " compute parties"));
+  }
+  return DeriveRunPlan(inputs, num_terms, {owner_tokens.begin(), owner_tokens.begin() + n}, key,
+                       {owner_tokens.begin() + n, owner_tokens.end()});
 }
 
 }  // namespace pplda::protocol

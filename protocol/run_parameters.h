@@ -37,6 +37,11 @@
 namespace pplda::protocol {
 
 absl::Status CheckRunParameters(const pplda::v1::RunParameters& parameters);
+// What a run with `data_holders` outside the committee cannot have yet:
+// DP training or a DP vocabulary (FailedPrecondition: no DP statement
+// covers data holders outside the committee). OK without data holders.
+absl::Status CheckServedWithDataHolders(const pplda::v1::RunParameters& parameters,
+                                        int data_holders);
 
 struct RunPlanInputs {
   SecureLdaOptions lda;                       // its dp is set by DeriveRunPlan, from `dp`
@@ -58,6 +63,12 @@ struct RunPlan {
 };
 
 // tokens_per_holder: the data holders' outside the committee (SecureLdaPlan).
+// The same from every owner's tokens in owner order (the committee's
+// inputs.compute_parties, then the data holders'), as the daemons carry
+// them (PrepareRequest, run state files).
+absl::StatusOr<RunPlan> DeriveOwnersRunPlan(const RunPlanInputs& inputs, int32_t num_terms,
+                                            const std::vector<int64_t>& owner_tokens,
+                                            const crypto::PaillierPublicKey& key);
 absl::StatusOr<RunPlan> DeriveRunPlan(const RunPlanInputs& inputs, int32_t num_terms,
                                       std::vector<int64_t> tokens_per_party,
                                       const crypto::PaillierPublicKey& key,

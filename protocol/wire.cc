@@ -24,10 +24,10 @@ absl::StatusOr<CountUpdate> CountUpdateFromProto(const pplda::v1::CountUpdateMes
                                                  const std::string& run_id,
                                                  const crypto::ThresholdPublicKey& key,
                                                  const SecureLdaPlan& plan) {
-  if (proto.party() >= static_cast<uint32_t>(plan.num_parties())) {
+  if (proto.party() >= static_cast<uint32_t>(plan.num_owners())) {
     return absl::InvalidArgumentError(absl::StrCat("count update: party ", proto.party(),
-                                                   " is not a party of the run (",
-                                                   plan.num_parties(), " parties)"));
+                                                   " is not an owner of the run (",
+                                                   plan.num_owners(), " owners)"));
   }
   CountUpdate u;
   u.run_id = run_id;
@@ -52,7 +52,9 @@ absl::StatusOr<CountUpdate> CountUpdateFromProto(const pplda::v1::CountUpdateMes
     u.noise_matrix = *std::move(noise);
     u.noise_totals = *std::move(noise_totals);
   }
-  const bool empty_allowed = plan.tokens_of(u.party) == 0;
+  // A data holder's updates after iteration 0 are empty (its deltas reach
+  // the committee as shares): whether one must be is Fold's check.
+  const bool empty_allowed = plan.tokens_of(u.party) == 0 || u.party >= plan.num_parties();
   const bool empty = proto.matrix().ciphertexts_size() == 0 && proto.totals().ciphertexts_size() == 0;
   if (empty_allowed && empty) return u;
   absl::StatusOr<std::vector<crypto::Ciphertext>> matrix =
@@ -75,9 +77,9 @@ absl::StatusOr<CountUpdate> CountUpdateFromProto(const pplda::v1::CountUpdateMes
 absl::StatusOr<std::vector<CountUpdate>> CountUpdatesFromProto(
     const google::protobuf::RepeatedPtrField<pplda::v1::CountUpdateMessage>& protos,
     const std::string& run_id, const crypto::ThresholdPublicKey& key, const SecureLdaPlan& plan) {
-  if (protos.size() != plan.num_parties()) {
-    return absl::InvalidArgumentError(absl::StrCat(protos.size(), " count updates for ",
-                                                   plan.num_parties(), " parties"));
+  if (protos.size() != plan.num_owners()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(protos.size(), " count updates for ", plan.num_owners(), " owners"));
   }
   std::vector<CountUpdate> out;
   for (const pplda::v1::CountUpdateMessage& p : protos) {
@@ -85,6 +87,29 @@ absl::StatusOr<std::vector<CountUpdate>> CountUpdatesFromProto(
     out.push_back(std::move(u));
   }
   return out;
+}
+
+absl::StatusOr<std::vector<int64_t>> OwnerTokensOf(const pplda::v1::PrepareRequest& request, int n,
+                                                   int h, int me, int64_t my_tokens) {
+  if (request.tokens_per_party_size() != n) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tokens_per_party: ", request.tokens_per_party_size(), " totals for ", n,
+                     " compute parties"));
+  }
+  if (request.tokens_per_holder_size() != h) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tokens_per_holder: ", request.tokens_per_holder_size(), " totals for ", h,
+                     " data holders"));
+  }
+  std::vector<int64_t> tokens(request.tokens_per_party().begin(), request.tokens_per_party().end());
+  tokens.insert(tokens.end(), request.tokens_per_holder().begin(),
+                request.tokens_per_holder().end());
+  if (tokens[me] != my_tokens) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(me < n ? "tokens_per_party[" : "tokens_per_holder[", me < n ? me : me - n,
+                     "] = ", tokens[me], ", but this party holds ", my_tokens, " tokens"));
+  }
+  return tokens;
 }
 
 absl::StatusOr<DecryptionShare> DecryptionShareFromProto(

@@ -43,6 +43,11 @@ absl::StatusOr<std::vector<CountUpdate>> CountUpdatesFromProto(
 // key share party + 1 (crypto::PartialDecryptionBatchFromProto's checks,
 // then the share's key party: InvalidArgument naming both). The proofs are
 // verified by the receiver against its own fold (LdaCoordinator::Publish).
+// Every owner's token total from a PrepareRequest (the committee's n, then
+// the h data holders'), checking the counts and that owner `me` has
+// `my_tokens`; InvalidArgument naming the field otherwise.
+absl::StatusOr<std::vector<int64_t>> OwnerTokensOf(const pplda::v1::PrepareRequest& request, int n,
+                                                   int h, int me, int64_t my_tokens);
 absl::StatusOr<DecryptionShare> DecryptionShareFromProto(
     const pplda::v1::PartialDecryptionBatch& proto, const std::string& run_id, int iteration,
     int party, const crypto::ThresholdPublicKey& key, size_t ciphertexts);

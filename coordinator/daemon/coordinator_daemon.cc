@@ -219,7 +219,6 @@ absl::Status RunCoordinatorDaemon(const std::filesystem::path& config_path) {
 
   ASSIGN_OR_RETURN(CoordinatorDaemonConfig config, LoadCoordinatorDaemonConfig(config_path));
   ASSIGN_OR_RETURN(net::Consortium consortium, net::Consortium::Load(config.consortium));
-  RETURN_IF_ERROR(net::RequireNoDataHolders(consortium, config.consortium.string()));
   RETURN_IF_ERROR(CheckIsCoordinator(config_path, config, consortium));
   ASSIGN_OR_RETURN(net::TlsIdentity identity,
                    net::TlsIdentity::Load(config.tls_ca, config.tls_cert, config.tls_key));

@@ -30,7 +30,8 @@ RemotePartyGroup::RemotePartyGroup(std::string coordinator_name, std::string run
       key_(std::move(key)),
       call_timeout_(call_timeout),
       relay_(relay),
-      parties_(consortium.compute_parties()) {
+      parties_(consortium.owners()),
+      num_committee_(consortium.num_compute_parties()) {
   for (const net::Participant& p : parties_) {
     if (p.relay && relay != nullptr) {
       clients_.push_back(NewRelayPartyControlClient(*relay, p.name));
@@ -53,7 +54,7 @@ std::string RemotePartyGroup::Describe(int party) const {
 
 absl::Status RemotePartyGroup::ForEachParty(const std::string& step,
                                             const std::function<absl::Status(int)>& call) {
-  const int n = num_parties();
+  const int n = num_owners();
   {
     std::lock_guard<std::mutex> lock(mu_);
     waiting_.clear();
@@ -99,7 +100,7 @@ absl::Status RemotePartyGroup::Resume(int iteration, uint32_t attempt,
   *request.mutable_parameters() = parameters;
   request.set_attempt(attempt);
   const size_t ciphertext_bytes = key_->paillier().ciphertext_bytes();
-  std::vector<bool> unreachable(num_parties(), false);
+  std::vector<bool> unreachable(num_owners(), false);
   const absl::Status status = ForEachParty("resume", [&](int p) -> absl::Status {
     absl::StatusOr<pplda::v1::ResumeReply> reply = clients_[p]->Resume(request, Deadline());
     if (!reply.ok()) {
@@ -118,7 +119,7 @@ absl::Status RemotePartyGroup::Resume(int iteration, uint32_t attempt,
   });
   std::lock_guard<std::mutex> lock(mu_);
   not_back_.clear();
-  for (int p = 0; p < num_parties(); ++p) {
+  for (int p = 0; p < num_owners(); ++p) {
     if (unreachable[p]) not_back_.push_back(parties_[p].name);
   }
   return status;
@@ -135,7 +136,7 @@ void RemotePartyGroup::EndPublished() { SendAbort("the run is published", true);
 
 void RemotePartyGroup::SendAbort(const std::string& reason, bool run_published) {
   std::vector<std::thread> threads;
-  for (int p = 0; p < num_parties(); ++p) {
+  for (int p = 0; p < num_owners(); ++p) {
     threads.emplace_back([&, p] {
       pplda::v1::AbortRequest request;
       *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
@@ -177,12 +178,12 @@ absl::StatusOr<std::vector<int64_t>> RemotePartyGroup::Join(
       return absl::UnavailableError(absl::StrCat(
           "join: no stream to the coordinator's relay within ", kRelayConnectWait.count(),
           " s from ", absl::StrJoin(missing, ", "),
-          " (with relay-mode parties in the consortium, every compute party's daemon keeps one "
+          " (with relay-mode parties in the consortium, every participant's daemon keeps one "
           "open; is it running, and does it reach the coordinator?)"));
     }
   }
-  std::vector<int64_t> tokens(num_parties());
-  insecure_deterministic_rng_seeds_.assign(num_parties(), std::nullopt);
+  std::vector<int64_t> tokens(num_owners());
+  insecure_deterministic_rng_seeds_.assign(num_owners(), std::nullopt);
   iterations_ = static_cast<int>(parameters.iterations());
   RETURN_IF_ERROR(ForEachParty("join", [&](int p) -> absl::Status {
     pplda::v1::JoinRequest request;
@@ -190,8 +191,9 @@ absl::StatusOr<std::vector<int64_t>> RemotePartyGroup::Join(
     *request.mutable_parameters() = parameters;
     ASSIGN_OR_RETURN(pplda::v1::JoinReply reply, clients_[p]->Join(request, Deadline()));
     if (reply.party_index() != static_cast<uint32_t>(p)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "answers as compute party ", reply.party_index(), ", the consortium file says ", p));
+      return absl::FailedPreconditionError(
+          absl::StrCat("answers as owner ", reply.party_index(), ", the consortium file says ", p,
+                       p < num_committee_ ? " (a compute party)" : " (a data holder)"));
     }
     tokens[p] = static_cast<int64_t>(reply.tokens());
     if (reply.has_insecure_deterministic_rng_seed()) {
@@ -284,12 +286,17 @@ void RemotePartyGroup::set_plan(const protocol::SecureLdaPlan& plan, std::vector
 
 absl::StatusOr<std::vector<protocol::CountUpdate>> RemotePartyGroup::InitialCounts() {
   if (plan_ == nullptr) return absl::FailedPreconditionError("initial counts before the plan");
-  std::vector<protocol::CountUpdate> updates(num_parties());
+  std::vector<protocol::CountUpdate> updates(num_owners());
   RETURN_IF_ERROR(ForEachParty("prepare", [&](int p) -> absl::Status {
     pplda::v1::PrepareRequest request;
     *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
-    for (int q = 0; q < num_parties(); ++q) {
-      request.add_tokens_per_party(static_cast<uint64_t>(plan_->tokens_of(q)));
+    for (int q = 0; q < num_owners(); ++q) {
+      const auto tokens = static_cast<uint64_t>(plan_->tokens_of(q));
+      if (q < num_committee_) {
+        request.add_tokens_per_party(tokens);
+      } else {
+        request.add_tokens_per_holder(tokens);
+      }
     }
     ASSIGN_OR_RETURN(pplda::v1::PrepareReply reply, clients_[p]->Prepare(request, Deadline()));
     ASSIGN_OR_RETURN(
@@ -301,16 +308,24 @@ absl::StatusOr<std::vector<protocol::CountUpdate>> RemotePartyGroup::InitialCoun
 
 absl::StatusOr<IterationOutput> RemotePartyGroup::Iterate(
     int iteration, const std::vector<protocol::CountUpdate>& previous,
-    const std::vector<crypto::Ciphertext>& /*draw_matrix: no data holders over the daemons yet*/) {
+    const std::vector<crypto::Ciphertext>& draw_matrix) {
   pplda::v1::IterateRequest request;
   *request.mutable_header() = net::MakeHeader(name_, run_id_, iteration);
   for (const protocol::CountUpdate& u : previous) {
     *request.add_previous() = protocol::CountUpdateToProto(*key_, u);
   }
+  // A data holder gets the draw matrix and nothing of the others' updates.
+  pplda::v1::IterateRequest holder_request;
+  *holder_request.mutable_header() = request.header();
+  if (num_holders() > 0) {
+    *holder_request.mutable_draw_matrix() = crypto::CiphertextBatchToProto(*key_, draw_matrix);
+  }
   IterationOutput out;
-  out.updates.resize(num_parties());
+  out.updates.resize(num_owners());
   RETURN_IF_ERROR(ForEachParty(absl::StrCat("iteration ", iteration), [&](int p) -> absl::Status {
-    ASSIGN_OR_RETURN(pplda::v1::IterateReply reply, clients_[p]->Iterate(request, Deadline()));
+    ASSIGN_OR_RETURN(
+        pplda::v1::IterateReply reply,
+        clients_[p]->Iterate(p < num_committee_ ? request : holder_request, Deadline()));
     ASSIGN_OR_RETURN(out.updates[p],
                      protocol::CountUpdateFromProto(reply.update(), run_id_, *key_, *plan_));
     if (p == 0) {
@@ -333,11 +348,16 @@ absl::StatusOr<std::vector<protocol::DecryptionShare>> RemotePartyGroup::Publish
     *request.add_last() = protocol::CountUpdateToProto(*key_, u);
   request.set_counts_digest(std::string(digest.begin(), digest.end()));
   std::vector<protocol::DecryptionShare> shares(decryptors);
-  mixtures_paths_.assign(num_parties(), "");
+  mixtures_paths_.assign(num_owners(), "");
   const size_t cts = plan_->MatrixCiphertexts() + plan_->TotalsCiphertexts();
   RETURN_IF_ERROR(ForEachParty("publication", [&](int p) -> absl::Status {
-    pplda::v1::PublishRequest mine = request;
-    mine.set_decrypt(p < decryptors);
+    pplda::v1::PublishRequest mine;
+    if (p < num_committee_) {
+      mine = request;
+      mine.set_decrypt(p < decryptors);
+    } else {
+      *mine.mutable_header() = request.header();  // a data holder decrypts nothing
+    }
     ASSIGN_OR_RETURN(pplda::v1::PublishReply reply, clients_[p]->Publish(mine, Deadline()));
     mixtures_paths_[p] = reply.mixtures_path();
     if (p < decryptors) {

@@ -8,15 +8,21 @@
 // receive timeout; the root-cause failure is returned naming its party. waiting_for() lists the
 // parties
 // whose answer to the current step is outstanding (`pplda run status`).
+// The group's parties are the run's owners (net/consortium_file.h): the
+// committee's compute parties (party indices 0..n-1), then the data
+// holders outside it (n..n+h-1); every step calls all of them, and
+// waiting_for() names data holders as well. A data holder is handed only
+// what its side needs: Prepare's totals, each iteration's draw matrix (no
+// other owner's update) and a bare Publish (nothing to decrypt).
 // Join and Prepare precede the PartyGroup steps: Join checks every party
 // holds the run's vocabulary and gathers the token totals; InitialCounts
 // sends Prepare with all totals.
 // Relay mode: a party with relay = true in the consortium file is called
 // through the coordinator's RelayHub (down its own outbound stream) instead
 // of being dialled (coordinator/daemon/party_control_client.h). Since every
-// compute party then relays its MPC frames, Join first waits (at most
-// kRelayConnectWait) until every compute party has its stream to the hub,
-// and fails with Unavailable naming those that have none.
+// owner then relays its run frames, Join first waits (at most
+// kRelayConnectWait) until every owner has its stream to the hub, and
+// fails with Unavailable naming those that have none.
 // Thread-safety: one caller at a time for the steps; waiting_for() and
 // Abort() from any thread.
 #ifndef PPLDA_COORDINATOR_DAEMON_REMOTE_PARTY_GROUP_H_
@@ -74,7 +80,7 @@ class RemotePartyGroup : public PartyGroup, public VocabularyPartyGroup {
                    net::RelayHub* relay = nullptr);
 
   // Join: every party checks the parameters and its vocabulary; returns the
-  // token totals by party index.
+  // token totals by owner index (the committee's, then the data holders').
   absl::StatusOr<std::vector<int64_t>> Join(const pplda::v1::RunParameters& parameters);
   // The secure DP vocabulary (after Join, before the plan; runs with
   // dp_vocab_epsilon), driven by DriveDpVocabulary (coordinator/
@@ -102,7 +108,9 @@ class RemotePartyGroup : public PartyGroup, public VocabularyPartyGroup {
   // The run's iteration count (set by Join; a resumed run sets it here).
   void set_iterations(int iterations) { iterations_ = iterations; }
 
-  int num_parties() const override { return static_cast<int>(parties_.size()); }
+  int num_parties() const override { return num_committee_; }
+  int num_holders() const override { return num_owners() - num_committee_; }
+  int num_owners() const { return static_cast<int>(parties_.size()); }
   absl::StatusOr<std::vector<protocol::CountUpdate>> InitialCounts() override;
   absl::StatusOr<IterationOutput> Iterate(
       int iteration, const std::vector<protocol::CountUpdate>& previous,
@@ -149,8 +157,9 @@ class RemotePartyGroup : public PartyGroup, public VocabularyPartyGroup {
   const crypto::ThresholdPublicKeyPtr key_;
   const std::chrono::seconds call_timeout_;
   net::RelayHub* const relay_;
-  std::vector<net::Participant> parties_;
-  std::vector<std::unique_ptr<PartyControlClient>> clients_;  // by party index
+  std::vector<net::Participant> parties_;  // the owners, by owner index
+  int num_committee_ = 0;
+  std::vector<std::unique_ptr<PartyControlClient>> clients_;  // by owner index
   std::unique_ptr<protocol::SecureLdaPlan> plan_;
   // Within SelectDpVocabulary: the ciphertexts of one contribution.
   size_t vocabulary_length_ = 0;

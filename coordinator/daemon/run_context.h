@@ -23,7 +23,7 @@ struct RunContext {
   std::string session_id;
   pplda::v1::RunParameters parameters;      // as started
   pplda::v1::RunParameters run_parameters;  // vocabulary_sha256 = the run's vocabulary's
-  std::vector<int64_t> tokens;              // per compute party
+  std::vector<int64_t> tokens;              // per owner (net/consortium_file.h), owner order
   std::optional<protocol::RunDpVocabulary> dp_vocabulary;
   std::optional<lda::Vocabulary> selected_vocabulary;  // DP vocabulary runs
   std::optional<uint64_t> insecure_deterministic_rng_seed;

@@ -76,6 +76,8 @@ RunManager::~RunManager() {
 
 absl::StatusOr<std::string> RunManager::Start(pplda::v1::RunParameters parameters) {
   RETURN_IF_ERROR(protocol::CheckRunParameters(parameters));
+  RETURN_IF_ERROR(
+      protocol::CheckServedWithDataHolders(parameters, options_.consortium->num_data_holders()));
   // The DP vocabulary's split of the budget, and what it leaves training.
   const int n = static_cast<int>(options_.consortium->compute_parties().size());
   ASSIGN_OR_RETURN(
@@ -448,12 +450,13 @@ std::optional<uint64_t> RunManager::InsecureSeedOfParties(const std::string& run
   // A party with INSECURE deterministic randomness (tests only) makes the
   // model say so (the first such party's seed).
   std::optional<uint64_t> first;
-  for (int p = 0; p < group.num_parties(); ++p) {
+  for (int p = 0; p < group.num_owners(); ++p) {
     const std::optional<uint64_t>& seed = group.insecure_deterministic_rng_seeds()[p];
     if (!seed.has_value()) continue;
-    spdlog::warn("run {}: party {} reports INSECURE deterministic randomness (seed {}; testing "
-                 "only): the published model will say so",
-                 run_id, options_.consortium->compute_parties()[p].name, *seed);
+    spdlog::warn(
+        "run {}: party {} reports INSECURE deterministic randomness (seed {}; testing "
+        "only): the published model will say so",
+        run_id, options_.consortium->owners()[p].name, *seed);
     if (!first.has_value()) first = seed;
   }
   return first;
@@ -493,22 +496,24 @@ absl::Status RunManager::Resume(const std::string& run_id,
   // The parameters as started: the vocabulary hash is the consortium file's
   // (the candidates' in a DP vocabulary run).
   context.parameters.set_vocabulary_sha256(options_.vocabulary_sha256);
-  const int n = static_cast<int>(options_.consortium->compute_parties().size());
+  const std::vector<net::Participant> owners = options_.consortium->owners();
+  const int n = static_cast<int>(owners.size());
   if (state.parties_size() != n || state.tokens_per_party_size() != n) {
     return absl::FailedPreconditionError(absl::StrCat("run ", run_id, ": its state names ",
                                                       state.parties_size(),
                                                       " parties, the consortium has ", n));
   }
   for (int p = 0; p < n; ++p) {
-    if (state.parties(p) != options_.consortium->compute_parties()[p].name) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("run ", run_id, ": compute party ", p, " was ", state.parties(p), ", now ",
-                       options_.consortium->compute_parties()[p].name));
+    if (state.parties(p) != owners[p].name) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "run ", run_id, ": owner ", p, " was ", state.parties(p), ", now ", owners[p].name));
     }
     context.tokens.push_back(static_cast<int64_t>(state.tokens_per_party(p)));
   }
-  ASSIGN_OR_RETURN(context.dp_vocabulary, protocol::DpVocabularyFromParameters(
-                                              context.parameters, n, options_.vocabulary->size()));
+  ASSIGN_OR_RETURN(context.dp_vocabulary,
+                   protocol::DpVocabularyFromParameters(context.parameters,
+                                                        options_.consortium->num_compute_parties(),
+                                                        options_.vocabulary->size()));
   if (state.vocabulary_size() > 0) {
     lda::Vocabulary selected;
     for (const std::string& term : state.vocabulary()) selected.Add(term);
@@ -549,9 +554,9 @@ absl::Status RunManager::Drive(RunContext& context, std::shared_ptr<RemotePartyG
   ASSIGN_OR_RETURN(protocol::RunPlanInputs inputs,
                    protocol::RunPlanInputsFromParameters(parameters, context.dp_vocabulary,
                                                          group->num_parties()));
-  ASSIGN_OR_RETURN(
-      protocol::RunPlan plan,
-      protocol::DeriveRunPlan(inputs, vocabulary.size(), context.tokens, options_.key->paillier()));
+  ASSIGN_OR_RETURN(protocol::RunPlan plan,
+                   protocol::DeriveOwnersRunPlan(inputs, vocabulary.size(), context.tokens,
+                                                 options_.key->paillier()));
   group->set_plan(plan.lda, context.tokens);
   group->set_iterations(inputs.iterations);
   ASSIGN_OR_RETURN(std::unique_ptr<LdaCoordinator> coordinator,
@@ -656,8 +661,7 @@ pplda::v1::CoordinatorRunState RunManager::BoundaryState(
   header.set_iteration(b.iteration);
   header.set_plan_digest(std::string(plan_digest.begin(), plan_digest.end()));
   *state.mutable_parameters() = context.run_parameters;
-  for (const net::Participant& p : options_.consortium->compute_parties())
-    state.add_parties(p.name);
+  for (const net::Participant& p : options_.consortium->owners()) state.add_parties(p.name);
   for (int64_t t : context.tokens) state.add_tokens_per_party(static_cast<uint64_t>(t));
   for (const protocol::CountUpdate& u : *b.updates) {
     *state.add_last_updates() = protocol::CountUpdateToProto(*options_.key, u);

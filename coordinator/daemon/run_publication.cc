@@ -28,7 +28,8 @@ protocol::LeakageContext DaemonLeakage(const RunPublication& p) {
       "secure multi-party run over the network (party daemons, untrusted coordinator)";
   leakage.key_origin = protocol::KeyOriginLabel(p.key->origin());
   leakage.data_holders = protocol::DataHolders(p.context->tokens);
-  leakage.compute_parties = static_cast<int>(p.context->tokens.size());
+  leakage.compute_parties = p.consortium->num_compute_parties();
+  leakage.holders_outside_committee = p.consortium->num_data_holders();
   leakage.modulus_bits = static_cast<int>(mpz_sizeinbase(p.key->paillier().n().get_mpz_t(), 2));
   leakage.insecure_deterministic_rng_seed = p.context->insecure_deterministic_rng_seed;
   return leakage;
@@ -82,7 +83,7 @@ absl::StatusOr<nlohmann::json> DpPrivacy(const RunPublication& p,
 
 nlohmann::json PartyNames(const RunPublication& p) {
   nlohmann::json names = nlohmann::json::array();
-  for (const net::Participant& party : p.consortium->compute_parties()) names.push_back(party.name);
+  for (const net::Participant& party : p.consortium->owners()) names.push_back(party.name);
   return names;
 }
 

@@ -155,6 +155,15 @@ absl::Status CommitteeLinks::SendToCommittee(uint64_t round, const std::vector<u
   return absl::OkStatus();
 }
 
+absl::Status CommitteeLinks::SendToMember(int member, uint64_t round, std::vector<uint8_t> bytes) {
+  RETURN_IF_ERROR(RequireClient("SendToMember"));
+  if (member < 0 || member >= committee_size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("SendToMember: member ", member, " is outside [0, ", committee_size(), ")"));
+  }
+  return links_->Send(member, round, std::move(bytes));
+}
+
 absl::StatusOr<std::vector<uint8_t>> CommitteeLinks::ReceiveFromClient(int client, uint64_t round) {
   RETURN_IF_ERROR(RequireMember("ReceiveFromClient"));
   ASSIGN_OR_RETURN(const int from, ClientEndpoint(client, "ReceiveFromClient"));

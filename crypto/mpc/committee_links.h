@@ -17,7 +17,9 @@
 //    sends its own component i; the client XORs the three.
 //  - Bytes a client sends the committee (its selection ciphertexts) go to
 //    every member, the same bytes, over the client's own link to each; a
-//    member's bytes to a client (public values) go to that client only.
+//    client's bytes to one member (SendToMember: that member's share) go
+//    to it alone; a member's bytes to a client (public values) go to that
+//    client only.
 // Each call is one round, numbered by the caller: the client and the
 // members pass the same `round`, and rounds of these links are independent
 // of the engine's (another transport).
@@ -75,7 +77,10 @@ class CommitteeLinks {
 
   // Client: the same `bytes` to every member.
   absl::Status SendToCommittee(uint64_t round, const std::vector<uint8_t>& bytes);
-  // Member: what client `client` sent the committee in `round`.
+  // Client: `bytes` to member `member` only (its own share of something).
+  absl::Status SendToMember(int member, uint64_t round, std::vector<uint8_t> bytes);
+  // Member: what client `client` sent the committee, or this member alone,
+  // in `round`.
   absl::StatusOr<std::vector<uint8_t>> ReceiveFromClient(int client, uint64_t round);
   // Member: `bytes` to client `client` only.
   absl::Status SendToClient(int client, uint64_t round, std::vector<uint8_t> bytes);

@@ -2,8 +2,10 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
@@ -61,7 +63,9 @@ absl::StatusOr<NetworkKeyGenerationResult> GenerateKeyOverNetwork(
             : "a data holder (role data): only the committee's compute parties hold key shares",
         " in ", config.consortium.string()));
   }
-  if (consortium.relays_mpc()) {
+  const std::vector<net::Participant> committee = consortium.compute_parties();
+  if (std::any_of(committee.begin(), committee.end(),
+                  [](const net::Participant& p) { return p.relay; })) {
     return absl::FailedPreconditionError(absl::StrCat(
         config.consortium.string(),
         " has relay-mode parties: their MPC links go through the coordinator's relay, which "
@@ -74,10 +78,15 @@ absl::StatusOr<NetworkKeyGenerationResult> GenerateKeyOverNetwork(
                      ": party.listen: missing (key generation listens "
                      "for the other parties' links)"));
   }
+  if (!config.key_share.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(config_path.string(),
+                     ": party.key_share: missing (where this compute party's share goes)"));
+  }
   NetworkKeyGenerationResult result;
-  result.share_path = config.key_share;
+  result.share_path = *config.key_share;
   result.public_key_path = options.public_key_path.empty()
-                               ? config.key_share.parent_path() / "public.key"
+                               ? config.key_share->parent_path() / "public.key"
                                : options.public_key_path;
   RETURN_IF_ERROR(RefuseExisting(result.share_path, "party.key_share"));
   RETURN_IF_ERROR(RefuseExisting(result.public_key_path, "the public key"));

@@ -9,14 +9,21 @@
 #include "net/grpc_status.h"
 #include "net/protocol_version.h"
 #include "net/request_check.h"
+#include "party/holder_session.h"
 #include "protocol/run_state_file.h"
 #include "protocol/wire.h"
 #include "spdlog/spdlog.h"
 
 namespace pplda::party {
 
-absl::StatusOr<PartyMetrics> PartyMetrics::Register(net::MetricsRegistry& registry) {
+absl::StatusOr<PartyMetrics> PartyMetrics::Register(net::MetricsRegistry& registry,
+                                                    std::string_view role) {
   PartyMetrics m;
+  ASSIGN_OR_RETURN(
+      net::Gauge * role_gauge,
+      registry.AddGauge("pplda_party_role", "This participant's role in the consortium (1)",
+                        {{"role", std::string(role)}}));
+  role_gauge->Set(1);
   ASSIGN_OR_RETURN(m.iterations, registry.AddCounter("pplda_party_iterations_total",
                                                      "Iterations this party completed"));
   ASSIGN_OR_RETURN(m.errors, registry.AddCounter("pplda_party_errors_total",
@@ -89,7 +96,33 @@ absl::Status PartyControlService::Finish(const absl::Status& status, std::string
   return status;
 }
 
-absl::StatusOr<PartySession*> PartyControlService::SessionFor(const std::string& run_id) {
+absl::StatusOr<std::unique_ptr<RunSession>> PartyControlService::NewSession(
+    const std::string& run_id, const pplda::v1::RunParameters& parameters,
+    crypto::PartyTransport& transport) {
+  if (resources_.data_index >= 0) {
+    ASSIGN_OR_RETURN(std::unique_ptr<HolderSession> s,
+                     HolderSession::Create(run_id, parameters, resources_, transport));
+    return std::unique_ptr<RunSession>(std::move(s));
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<PartySession> s,
+                   PartySession::Create(run_id, parameters, resources_, transport));
+  return std::unique_ptr<RunSession>(std::move(s));
+}
+
+absl::StatusOr<std::unique_ptr<RunSession>> PartyControlService::ResumeSession(
+    const std::string& run_id, const pplda::v1::RunParameters& parameters,
+    crypto::PartyTransport& transport, int iteration) {
+  if (resources_.data_index >= 0) {
+    ASSIGN_OR_RETURN(std::unique_ptr<HolderSession> s,
+                     HolderSession::Resume(run_id, parameters, resources_, transport, iteration));
+    return std::unique_ptr<RunSession>(std::move(s));
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<PartySession> s,
+                   PartySession::Resume(run_id, parameters, resources_, transport, iteration));
+  return std::unique_ptr<RunSession>(std::move(s));
+}
+
+absl::StatusOr<RunSession*> PartyControlService::SessionFor(const std::string& run_id) {
   // The coordinator matches "has not joined run" (a restarted party:
   // coordinator/daemon/run_manager.cc, MayWaitForRestartedParty).
   if (session_ == nullptr || session_->run_id() != run_id) {
@@ -129,8 +162,7 @@ absl::Status PartyControlService::DoJoin(const pplda::v1::JoinRequest& request,
   // of published runs and earlier starts included.
   ForgetOtherRuns(run_id);
   ASSIGN_OR_RETURN(std::shared_ptr<net::RunTransport> shared, NewTransport(run_id, 0));
-  ASSIGN_OR_RETURN(session_, PartySession::Create(run_id, request.parameters(), resources_,
-                                                  *shared));
+  ASSIGN_OR_RETURN(session_, NewSession(run_id, request.parameters(), *shared));
   {
     std::lock_guard<std::mutex> lock(transport_mu_);
     transport_ = shared;
@@ -144,8 +176,10 @@ absl::Status PartyControlService::DoJoin(const pplda::v1::JoinRequest& request,
   if (resources_.insecure_deterministic_rng_seed.has_value()) {
     reply->set_insecure_deterministic_rng_seed(*resources_.insecure_deterministic_rng_seed);
   }
-  spdlog::info("run {}: joined as compute party {} with {} documents, {} tokens", run_id,
-               resources_.party_index, session_->documents(), session_->tokens());
+  spdlog::info("run {}: joined as {} {} with {} documents, {} tokens", run_id,
+               resources_.data_index >= 0 ? "data holder" : "compute party",
+               resources_.data_index >= 0 ? resources_.data_index : resources_.party_index,
+               session_->documents(), session_->tokens());
   return absl::OkStatus();
 }
 
@@ -198,8 +232,7 @@ absl::Status PartyControlService::DoResume(const pplda::v1::ResumeRequest& reque
   session_.reset();
   ASSIGN_OR_RETURN(std::shared_ptr<net::RunTransport> shared,
                    NewTransport(run_id, request.attempt()));
-  ASSIGN_OR_RETURN(
-      session_, PartySession::Resume(run_id, request.parameters(), resources_, *shared, iteration));
+  ASSIGN_OR_RETURN(session_, ResumeSession(run_id, request.parameters(), *shared, iteration));
   {
     std::lock_guard<std::mutex> lock(transport_mu_);
     transport_ = shared;
@@ -365,7 +398,7 @@ absl::Status PartyControlService::HandleVocabulary(const pplda::v1::VocabularyRe
   std::lock_guard<std::mutex> lock(mu_);
   const std::string& run_id = request.header().run_id();
   absl::Status status = [&]() -> absl::Status {
-    ASSIGN_OR_RETURN(PartySession * session, SessionFor(run_id));
+    ASSIGN_OR_RETURN(RunSession * session, SessionFor(run_id));
     transport_->set_iteration(0);
     ASSIGN_OR_RETURN(*reply, session->Vocabulary(request));
     *reply->mutable_header() = net::MakeHeader(name_, run_id, 0);
@@ -391,7 +424,7 @@ absl::Status PartyControlService::HandlePrepare(const pplda::v1::PrepareRequest&
   std::lock_guard<std::mutex> lock(mu_);
   const std::string& run_id = request->header().run_id();
   absl::Status status = [&]() -> absl::Status {
-    ASSIGN_OR_RETURN(PartySession * session, SessionFor(run_id));
+    ASSIGN_OR_RETURN(RunSession * session, SessionFor(run_id));
     transport_->set_iteration(0);
     ASSIGN_OR_RETURN(*reply, session->Prepare(*request));
     *reply->mutable_header() = net::MakeHeader(name_, run_id, 0);
@@ -409,7 +442,7 @@ absl::Status PartyControlService::HandleIterate(const pplda::v1::IterateRequest&
   const std::string& run_id = request->header().run_id();
   const int iteration = request->header().iteration();
   absl::Status status = [&]() -> absl::Status {
-    ASSIGN_OR_RETURN(PartySession * session, SessionFor(run_id));
+    ASSIGN_OR_RETURN(RunSession * session, SessionFor(run_id));
     const crypto::NetworkStats before = transport_->Stats();
     transport_->set_iteration(iteration);
     ASSIGN_OR_RETURN(*reply, session->Iterate(*request));
@@ -443,7 +476,7 @@ absl::Status PartyControlService::HandlePublish(const pplda::v1::PublishRequest&
   std::lock_guard<std::mutex> lock(mu_);
   const std::string& run_id = request->header().run_id();
   absl::Status status = [&]() -> absl::Status {
-    ASSIGN_OR_RETURN(PartySession * session, SessionFor(run_id));
+    ASSIGN_OR_RETURN(RunSession * session, SessionFor(run_id));
     transport_->set_iteration(request->header().iteration());
     ASSIGN_OR_RETURN(*reply, session->Publish(*request));
     *reply->mutable_header() = net::MakeHeader(name_, run_id, request->header().iteration());

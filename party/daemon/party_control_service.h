@@ -1,4 +1,6 @@
-// PartyControlService: the gRPC adapter of PartySession (party_session.h),
+// PartyControlService: the gRPC adapter of a party daemon's RunSession
+// (party/run_session.h: a compute party's PartySession or a data holder's
+// HolderSession, by the daemon's role),
 // the PartyControl service of proto/party_control_service.proto. It owns the
 // party's one active run: every call is authenticated (net/request_check.h:
 // protocol version, pinned certificate, caller must be the consortium's
@@ -31,16 +33,16 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
-
-#include <functional>
 
 #include "net/consortium_file.h"
 #include "net/metrics_registry.h"
 #include "net/run_transport.h"
 #include "party/party_session.h"
+#include "party/run_session.h"
 #include "proto/party_control_service.grpc.pb.h"
 #include "proto/relay_service.pb.h"
 
@@ -53,7 +55,9 @@ struct PartyMetrics {
   net::Counter* mpc_rounds = nullptr;
   net::Gauge* iteration = nullptr;
   std::map<std::string, net::Counter*> phase_seconds;
-  static absl::StatusOr<PartyMetrics> Register(net::MetricsRegistry& registry);
+  // `role` labels pplda_party_role (1): "compute", "data" or "both".
+  static absl::StatusOr<PartyMetrics> Register(net::MetricsRegistry& registry,
+                                               std::string_view role = "both");
 };
 
 // The id a run's links carry in their frames: the run id, and for the
@@ -112,7 +116,14 @@ class PartyControlService final : public pplda::v1::PartyControl::Service {
   // The header checks of a caller known to be the coordinator.
   absl::Status CheckHeader(bool has_header, const pplda::v1::WireHeader& header) const;
   // The active session for `run_id` (NotFound otherwise); caller holds mu_.
-  absl::StatusOr<PartySession*> SessionFor(const std::string& run_id);
+  absl::StatusOr<RunSession*> SessionFor(const std::string& run_id);
+  // This daemon's kind of session, new or resumed (resources_.data_index).
+  absl::StatusOr<std::unique_ptr<RunSession>> NewSession(const std::string& run_id,
+                                                         const pplda::v1::RunParameters& parameters,
+                                                         crypto::PartyTransport& transport);
+  absl::StatusOr<std::unique_ptr<RunSession>> ResumeSession(
+      const std::string& run_id, const pplda::v1::RunParameters& parameters,
+      crypto::PartyTransport& transport, int iteration);
   absl::Status DoJoin(const pplda::v1::JoinRequest& request, pplda::v1::JoinReply* reply);
   // Resume's checks, before anything is touched: the header, the run id, an
   // attempt above the last one this party took for the run. Caller holds mu_.
@@ -141,7 +152,7 @@ class PartyControlService final : public pplda::v1::PartyControl::Service {
   PartyMetrics metrics_;
 
   std::mutex mu_;  // serialises the run's steps
-  std::unique_ptr<PartySession> session_;
+  std::unique_ptr<RunSession> session_;
   std::mutex transport_mu_;  // guards transport_ (Abort and Shutdown do not wait for mu_)
   std::shared_ptr<net::RunTransport> transport_;
   std::string transport_run_;  // the run transport_ serves (its links' id may differ)

@@ -75,18 +75,23 @@ absl::Status CreateStateDir(const std::filesystem::path& dir) {
   return absl::OkStatus();
 }
 
-// This party's participant entry; InvalidArgument when party.name is the
-// consortium's coordinator, FailedPrecondition when it is a data holder.
-absl::StatusOr<net::Participant> FindComputeParty(const std::filesystem::path& config_path,
-                                                  const PartyDaemonConfig& config,
-                                                  const net::Consortium& consortium) {
+// This party's participant entry (a compute party or a data holder);
+// InvalidArgument when party.name is the consortium's coordinator, or a
+// data holder without documents.
+absl::StatusOr<net::Participant> FindOwner(const std::filesystem::path& config_path,
+                                           const PartyDaemonConfig& config,
+                                           const net::Consortium& consortium) {
   ASSIGN_OR_RETURN(net::Participant me, consortium.FindByName(config.name));
   if (me.role == net::ParticipantRole::kCoordinator) {
     return absl::InvalidArgumentError(absl::StrCat(config_path.string(), ": party.name: \"",
                                                    config.name, "\" is the coordinator in ",
                                                    config.consortium.string()));
   }
-  RETURN_IF_ERROR(net::RequireNoDataHolders(consortium, config.consortium.string()));
+  if (me.is_data_holder() && !config.documents.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(config_path.string(), ": party.documents: missing (\"", config.name,
+                     "\" is a data holder, role data in ", config.consortium.string(), ")"));
+  }
   return me;
 }
 
@@ -111,7 +116,7 @@ absl::Status CheckListenMatchesRelayMode(const std::filesystem::path& config_pat
 }
 
 // When the consortium relays MPC (else a no-op): sets this party's box key
-// (pinned in the consortium) and the sealing keys of every compute party;
+// (pinned in the consortium) and the sealing keys of every owner;
 // InvalidArgument without party.box_key.
 absl::Status LoadSealingKeys(const std::filesystem::path& config_path,
                              const PartyDaemonConfig& config, const net::Consortium& consortium,
@@ -121,7 +126,7 @@ absl::Status LoadSealingKeys(const std::filesystem::path& config_path,
   if (!config.box_key.has_value()) {
     return absl::InvalidArgumentError(absl::StrCat(
         config_path.string(), ": party.box_key: missing (", config.consortium.string(),
-        " has relay-mode parties, so every compute party seals its MPC frames with its box "
+        " has relay-mode parties, so every participant seals its run frames with its box "
         "key; deploy/make-certs.sh writes it as <name>.box)"));
   }
   ASSIGN_OR_RETURN(net::BoxSecretKey key, net::BoxSecretKey::Load(*config.box_key));
@@ -131,26 +136,75 @@ absl::Status LoadSealingKeys(const std::filesystem::path& config_path,
   return absl::OkStatus();
 }
 
+// The run key a participant holds: a compute party's share (and its public
+// key), or a data holder's public key alone.
+struct RunKey {
+  std::optional<crypto::PaillierKeyShare> share;
+  crypto::ThresholdPublicKeyPtr public_key;
+};
+
+// A data holder's public key: party.public_key, the committee's key.
+// InvalidArgument when party.key_share is set (a data holder holds no key
+// share and is never asked to decrypt) or the key is for another
+// committee size.
+absl::StatusOr<RunKey> LoadDataHolderKey(const std::filesystem::path& config_path,
+                                         const PartyDaemonConfig& config,
+                                         const net::Consortium& consortium) {
+  if (config.key_share.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(config_path.string(), ": party.key_share: \"",
+                                                   config.name,
+                                                   "\" is a data holder (role "
+                                                   "data in ",
+                                                   config.consortium.string(),
+                                                   "): it holds no key share; remove the key and "
+                                                   "give party.public_key"));
+  }
+  if (!config.public_key.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(config_path.string(),
+                     ": party.public_key: missing (a data holder encrypts with the "
+                     "committee's public key)"));
+  }
+  RunKey key;
+  ASSIGN_OR_RETURN(key.public_key, crypto::ReadPublicKeyFile(*config.public_key));
+  if (key.public_key->num_parties() != consortium.num_compute_parties()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(config.public_key->string(), ": a key of ", key.public_key->num_parties(),
+                     " compute parties, but ", config.consortium.string(), " has a committee of ",
+                     consortium.num_compute_parties()));
+  }
+  return key;
+}
+
 // This party's key share; InvalidArgument unless it is the share of this
 // compute party for this consortium's party count (warns when a trusted
 // dealer made it).
-absl::StatusOr<crypto::PaillierKeyShare> LoadKeyShare(const PartyDaemonConfig& config,
-                                                      const net::Consortium& consortium,
-                                                      const net::Participant& me) {
-  ASSIGN_OR_RETURN(crypto::PaillierKeyShare share, crypto::ReadKeyShareFile(config.key_share));
+absl::StatusOr<RunKey> LoadKeyShare(const std::filesystem::path& config_path,
+                                    const PartyDaemonConfig& config,
+                                    const net::Consortium& consortium, const net::Participant& me) {
+  if (me.is_data_holder()) return LoadDataHolderKey(config_path, config, consortium);
+  if (!config.key_share.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(config_path.string(),
+                                                   ": party.key_share: missing (\"", config.name,
+                                                   "\" is a compute party)"));
+  }
+  ASSIGN_OR_RETURN(crypto::PaillierKeyShare share, crypto::ReadKeyShareFile(*config.key_share));
   const crypto::ThresholdPublicKey& key = *share.public_key();
   if (key.num_parties() != consortium.num_compute_parties() ||
       share.party() != me.party_index + 1) {
     return absl::InvalidArgumentError(absl::StrCat(
-        config.key_share.string(), ": the share of party ", share.party(), " of ",
-        key.num_parties(), ", but ", config.name, " is compute party ", me.party_index + 1,
-        " of ", consortium.num_compute_parties(), " in ", config.consortium.string()));
+        config.key_share->string(), ": the share of party ", share.party(), " of ",
+        key.num_parties(), ", but ", config.name, " is compute party ", me.party_index + 1, " of ",
+        consortium.num_compute_parties(), " in ", config.consortium.string()));
   }
   if (key.origin() != crypto::KeyOrigin::kDistributed) {
     spdlog::warn("the key share comes from a TRUSTED DEALER: whoever dealt it can decrypt "
                  "everything (tests and demos only)");
   }
-  return share;
+  RunKey run_key;
+  run_key.public_key = share.public_key();
+  run_key.share.emplace(std::move(share));
+  return run_key;
 }
 
 // The resources of this party's sessions (pointing at share, corpus and
@@ -159,14 +213,16 @@ absl::StatusOr<crypto::PaillierKeyShare> LoadKeyShare(const PartyDaemonConfig& c
 absl::StatusOr<PartyResources> MakePartyResources(const std::filesystem::path& config_path,
                                                   const PartyDaemonConfig& config,
                                                   const net::Consortium& consortium,
-                                                  const net::Participant& me,
-                                                  const crypto::PaillierKeyShare& share,
+                                                  const net::Participant& me, const RunKey& key,
                                                   const lda::Vocabulary& vocabulary,
                                                   const lda::Corpus& corpus, ThreadPool& pool) {
   PartyResources resources;
-  resources.party_index = me.party_index;
+  resources.party_index = me.owner_index;
   resources.num_parties = consortium.num_compute_parties();
-  resources.key_share = &share;
+  resources.num_holders = consortium.num_data_holders();
+  resources.data_index = me.data_index;
+  resources.key_share = key.share.has_value() ? &*key.share : nullptr;
+  resources.public_key = key.public_key;
   resources.corpus = &corpus;
   resources.vocabulary_sha256 = protocol::VocabularySha256(vocabulary);
   resources.participant = config.name;
@@ -185,12 +241,10 @@ absl::StatusOr<PartyResources> MakePartyResources(const std::filesystem::path& c
                  kInsecureDeterministicRngWarning, *config.insecure_deterministic_rng_seed,
                  config_path.string());
     resources.insecure_deterministic_rng_seed = config.insecure_deterministic_rng_seed;
-    resources.rng_factory = [insecure = std::move(insecure),
-                             party = me.party_index](PartyRandomSource source) {
-      return insecure(party, source);
-    };
+    resources.rng_factory = [insecure = std::move(insecure), party = me.owner_index](
+                                PartyRandomSource source) { return insecure(party, source); };
   } else {
-    resources.rng_factory = [party = me.party_index](PartyRandomSource source) {
+    resources.rng_factory = [party = me.owner_index](PartyRandomSource source) {
       return OsRng(party, source);
     };
   }
@@ -245,7 +299,7 @@ absl::StatusOr<std::unique_ptr<net::RunTransport>> MakeDirectOrRelayTransport(
   net::GrpcPartyTransport::Options options;
   options.run_id = run_id;
   options.party_id = parts.party_index;
-  options.parties = net::ComputePartyEndpoints(parts.consortium);
+  options.parties = net::OwnerEndpoints(parts.consortium);
   options.receive_timeout = parts.receive_timeout;
   ASSIGN_OR_RETURN(std::unique_ptr<net::GrpcPartyTransport> transport,
                    net::GrpcPartyTransport::Create(options, parts.identity, parts.links));
@@ -322,16 +376,20 @@ void LogStarted(const PartyDaemonConfig& config, const net::Consortium& consorti
   const std::string metrics_note =
       config.metrics_listen ? ", metrics on http://" + *config.metrics_listen + "/metrics"
                             : std::string();
+  const std::string role =
+      me.is_data_holder()
+          ? absl::StrCat("data holder ", me.data_index, " of ", consortium.num_data_holders())
+          : absl::StrCat("compute party ", me.party_index, " of ",
+                         consortium.num_compute_parties());
   if (config.listen.has_value()) {
-    spdlog::info("pplda-party {} (compute party {} of {}) listening on {} (mutual TLS){}{}",
-                 config.name, me.party_index, consortium.num_compute_parties(), *config.listen,
-                 relay_mpc ? "; MPC frames relayed sealed through the coordinator" : "",
-                 metrics_note);
+    spdlog::info(
+        "pplda-party {} ({}) listening on {} (mutual TLS){}{}", config.name, role, *config.listen,
+        relay_mpc ? "; MPC frames relayed sealed through the coordinator" : "", metrics_note);
   } else {
-    spdlog::info("pplda-party {} (compute party {} of {}) in relay mode: never listens, dials the "
-                 "coordinator at {} (mutual TLS){}",
-                 config.name, me.party_index, consortium.num_compute_parties(),
-                 consortium.coordinator().address, metrics_note);
+    spdlog::info(
+        "pplda-party {} ({}) in relay mode: never listens, dials the "
+        "coordinator at {} (mutual TLS){}",
+        config.name, role, consortium.coordinator().address, metrics_note);
   }
 }
 
@@ -354,7 +412,7 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
 
   ASSIGN_OR_RETURN(PartyDaemonConfig config, LoadPartyDaemonConfig(config_path));
   ASSIGN_OR_RETURN(net::Consortium consortium, net::Consortium::Load(config.consortium));
-  ASSIGN_OR_RETURN(net::Participant me, FindComputeParty(config_path, config, consortium));
+  ASSIGN_OR_RETURN(net::Participant me, FindOwner(config_path, config, consortium));
   ASSIGN_OR_RETURN(net::TlsIdentity identity,
                    net::TlsIdentity::Load(config.tls_ca, config.tls_cert, config.tls_key));
   RETURN_IF_ERROR(identity.CheckPinned(consortium, config.name));
@@ -363,16 +421,16 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
   std::optional<net::BoxSecretKey> box_key;
   std::vector<net::FrameSealer::Party> sealing_parties;
   RETURN_IF_ERROR(LoadSealingKeys(config_path, config, consortium, box_key, sealing_parties));
-  ASSIGN_OR_RETURN(crypto::PaillierKeyShare share, LoadKeyShare(config, consortium, me));
+  ASSIGN_OR_RETURN(const RunKey key, LoadKeyShare(config_path, config, consortium, me));
   ASSIGN_OR_RETURN(lda::Vocabulary vocabulary, lda::ReadVocabularyFile(config.vocabulary.string()));
   ASSIGN_OR_RETURN(lda::Corpus corpus, LoadDocuments(config, vocabulary));
   RETURN_IF_ERROR(CreateStateDir(config.state_dir));
 
   ThreadPool pool(config.threads);
   ASSIGN_OR_RETURN(PartyResources resources, MakePartyResources(config_path, config, consortium, me,
-                                                                share, vocabulary, corpus, pool));
+                                                                key, vocabulary, corpus, pool));
   net::MetricsRegistry registry;
-  ASSIGN_OR_RETURN(PartyMetrics metrics, PartyMetrics::Register(registry));
+  ASSIGN_OR_RETURN(PartyMetrics metrics, PartyMetrics::Register(registry, net::RoleName(me.role)));
   net::PartyLinkService links(consortium);
   std::unique_ptr<net::RelayClient> relay;  // when relay_mpc; started below
   // Tests only; outlives every transport.
@@ -381,7 +439,7 @@ absl::Status RunPartyDaemon(const std::filesystem::path& config_path) {
   PartyControlService control(
       config.name, consortium,
       MakeTransportFactory({.relay_mpc = relay_mpc,
-                            .party_index = me.party_index,
+                            .party_index = me.owner_index,
                             .receive_timeout = std::chrono::seconds(config.receive_timeout_seconds),
                             .sealing_parties = sealing_parties,
                             .box_key = box_key,

@@ -20,7 +20,8 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
   ASSIGN_OR_RETURN(c.consortium, file.Path("party", "consortium"));
   ASSIGN_OR_RETURN(c.documents, file.OptionalPath("party", "documents"));
   ASSIGN_OR_RETURN(c.vocabulary, file.Path("party", "vocabulary"));
-  ASSIGN_OR_RETURN(c.key_share, file.Path("party", "key_share"));
+  ASSIGN_OR_RETURN(c.key_share, file.OptionalPath("party", "key_share"));
+  ASSIGN_OR_RETURN(c.public_key, file.OptionalPath("party", "public_key"));
   ASSIGN_OR_RETURN(c.state_dir, file.Path("party", "state_dir"));
   ASSIGN_OR_RETURN(c.listen, file.OptionalAddress("party", "listen"));
   ASSIGN_OR_RETURN(c.box_key, file.OptionalPath("party", "box_key"));

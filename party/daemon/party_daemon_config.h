@@ -6,7 +6,9 @@
 //   consortium = "consortium.toml"
 //   documents = "docs/"             # omit for a data-less helper
 //   vocabulary = "vocabulary.txt"   # the consortium's public vocabulary
-//   key_share = "keys/alpha.key"    # 0600
+//   key_share = "keys/alpha.key"    # 0600; compute parties only
+//   public_key = "keys/public.key"  # data holders (role data) only: they
+//                                   # encrypt with it and hold no key share
 //   state_dir = "state/alpha"       # created 0700; mixtures per run
 //   listen = "0.0.0.0:7101"         # PartyControl + PartyLink (+ health); omit in
 //                                   # relay mode (relay = true in the consortium file:
@@ -62,7 +64,8 @@ struct PartyDaemonConfig {
   std::filesystem::path consortium;
   std::optional<std::filesystem::path> documents;
   std::filesystem::path vocabulary;
-  std::filesystem::path key_share;
+  std::optional<std::filesystem::path> key_share;   // compute parties
+  std::optional<std::filesystem::path> public_key;  // data holders
   std::filesystem::path state_dir;
   std::optional<std::string> listen;  // absent in relay mode
   std::optional<std::filesystem::path> box_key;

@@ -33,6 +33,10 @@ class BadInputTest : public ::testing::Test {
       Write("docs/doc" + std::to_string(i) + ".txt",
             i % 2 == 0 ? "river water boat fishing river water boat fishing harbour\n"
                        : "election senate voting ballot election senate voting ballot\n");
+      // Another participant's documents (two may not bring the same).
+      Write("docs2/doc" + std::to_string(i) + ".txt",
+            i % 2 == 0 ? "boat harbour river fishing water boat harbour river\n"
+                       : "ballot voting senate election ballot voting senate\n");
     }
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -99,9 +103,8 @@ struct BadNumber {
 TEST_F(BadInputTest, NumericFlagsRefuseNanInfinitiesAndOutOfRangeValuesNamingTheFlag) {
   const std::string train = "train --input " + Path("docs") + " --out " + Path("m.json");
   const std::string evaluate = "evaluate --model x.json --input " + Path("docs");
-  const std::string simulate =
-      "simulate --party a=" + Path("docs") + " --party b=" + Path("docs") + " --out " +
-      Path("m.json");
+  const std::string simulate = "simulate --party a=" + Path("docs") +
+                               " --party b=" + Path("docs2") + " --out " + Path("m.json");
   const BadNumber cases[] = {
       {train, "--dp-epsilon", "nan", "not a finite number in [0, 1000]"},
       {train, "--dp-vocab-epsilon", "nan", "not a finite number"},
@@ -154,7 +157,7 @@ TEST_F(BadInputTest, UnknownSubcommandsAndHelpTellTheTruth) {
   EXPECT_THAT(simulate_help.output, AllOf(HasSubstr("--party"), Not(HasSubstr("--input"))));
   // --input is still refused with a pointer to --party.
   EXPECT_THAT(RunPplda("simulate --input " + Path("docs") + " --party a=" + Path("docs") +
-                       " --party b=" + Path("docs"))
+                       " --party b=" + Path("docs2"))
                   .output,
               HasSubstr("--party NAME=PATH"));
   // audit --help states the limit it enforces.
@@ -212,7 +215,7 @@ TEST_F(BadInputTest, OutputFoldersAreCheckedBeforeTheWork) {
   EXPECT_THAT(train.output, AllOf(HasSubstr("--out"), HasSubstr(Path("nonexistent")),
                                   HasSubstr("does not exist"), Not(HasSubstr("training"))));
   const RunResult simulate =
-      RunPplda("simulate --party a=" + Path("docs") + " --party b=" + Path("docs") +
+      RunPplda("simulate --party a=" + Path("docs") + " --party b=" + Path("docs2") +
                " --key-bits 1024 --iterations 1 --out " + Path("nonexistent/m.json"));
   EXPECT_EQ(simulate.exit_code, 1);
   EXPECT_THAT(simulate.output, AllOf(HasSubstr("does not exist"), Not(HasSubstr("dealing"))));
@@ -239,7 +242,7 @@ TEST_F(BadInputTest, ReplacingAnExistingModelIsSaidAndLeavesNoTemporaryFile) {
   ASSERT_EQ(second.exit_code, 0) << second.output;
   EXPECT_THAT(second.output, HasSubstr("model written to " + Path("m.json") +
                                        " (replaced the existing file)"));
-  EXPECT_THAT(Files(), ::testing::ElementsAre("docs", "m.json"));
+  EXPECT_THAT(Files(), ::testing::ElementsAre("docs", "docs2", "m.json"));
   // A run that fails keeps the old model whole.
   const std::string model = Read("m.json");
   EXPECT_NE(RunPplda("train --input " + Path("nope") + " --out " + Path("m.json")).exit_code, 0);
@@ -286,17 +289,39 @@ TEST_F(BadInputTest, PreprocessingFlagsWithAPreparedFolderAreRefusedByName) {
             0);
 }
 
+// Two participants given the same documents (one folder twice, or a copy
+// of it) are refused, naming both.
+TEST_F(BadInputTest, TwoPartiesWithTheSameDocumentsAreRefused) {
+  const RunResult same = RunPplda("simulate --key-bits 1024 --party a=" + Path("docs") +
+                                  " --party b=" + Path("docs") + " --out " + Path("m.json"));
+  EXPECT_NE(same.exit_code, 0);
+  EXPECT_THAT(same.output, HasSubstr("--party a and --party b are given the same documents"));
+  for (int i = 0; i < 12; ++i) {
+    fs::create_directories(dir_ / "copy");
+    fs::copy_file(dir_ / "docs" / ("doc" + std::to_string(i) + ".txt"),
+                  dir_ / "copy" / ("doc" + std::to_string(i) + ".txt"));
+  }
+  const RunResult copied =
+      RunPplda("simulate --key-bits 1024 --party a=" + Path("docs") + " --party b=" + Path("copy") +
+               " --accept-two-holder-disclosure --out " + Path("m.json"));
+  EXPECT_NE(copied.exit_code, 0);
+  EXPECT_THAT(copied.output, HasSubstr("hold the same documents"));
+  EXPECT_FALSE(fs::exists(dir_ / "m.json"));
+}
+
 // What --committee does not combine with yet is refused before anything is
 // written, naming the flag; an even committee is refused too.
 TEST_F(BadInputTest, CommitteeRefusesWhatItDoesNotServeYet) {
-  const std::string parties = "simulate --party a=" + Path("docs") + " --party b=" + Path("docs") +
+  const std::string parties = "simulate --party a=" + Path("docs") + " --party b=" + Path("docs2") +
                               " --out " + Path("m.json");
   const std::pair<std::string, std::string> cases[] = {
       {" --key-bits 1024 --committee 3 --dp-epsilon 8",
        "--committee cannot be used with --dp-epsilon"},
       {" --key-bits 1024 --committee 3 --dealer-free-key",
        "--committee cannot be used with --dealer-free-key"},
-      {" --committee 3 --key-dir " + Path("docs"), "--committee cannot be used with --key-dir"},
+      // --key-dir is read (public.key, then committee-0.key ...), not refused.
+      {" --committee 3 --accept-two-holder-disclosure --key-dir " + Path("docs"),
+       "docs/public.key"},
       {" --key-bits 1024 --committee 4 --accept-two-holder-disclosure",
        "an odd number, 3 or more"}};
   for (const auto& [flags, message] : cases) {

@@ -688,7 +688,7 @@ std::string WriteThemeParties(const fs::path& dir) {
       std::ofstream f(dir / party / ("doc" + std::to_string(i) + ".txt"));
       f << (i % 2 == 0 ? "river water boat fishing river water boat fishing"
                        : "election senate voting ballot election senate voting ballot")
-        << " uniq" << i << "\n";
+        << " uniq" << party << i << "\n";  // each party its own documents
     }
   }
   return " --party A=" + (dir / "a").string() + " --party B=" + (dir / "b").string() +

@@ -270,15 +270,21 @@ TEST(ConsortiumFileTest, SomeoneMustHoldDocuments) {
                 "\"c0\", \"c1\", \"c2\" have none to train on");
 }
 
-TEST(ConsortiumFileTest, TheDaemonsRefuseDataHoldersForNow) {
-  absl::StatusOr<Consortium> with = Consortium::Parse(CommitteeFile(2), "consortium.toml");
-  ASSERT_TRUE(with.ok()) << with.status();
-  const absl::Status refused = RequireNoDataHolders(*with, "consortium.toml");
-  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(refused.message(), HasSubstr("consortium.toml: \"h0\", \"h1\" have role data"));
-  absl::StatusOr<Consortium> without = Consortium::Parse(CommitteeFile(0), "consortium.toml");
-  ASSERT_TRUE(without.ok()) << without.status();
-  EXPECT_TRUE(RequireNoDataHolders(*without, "consortium.toml").ok());
+TEST(ConsortiumFileTest, OwnersAreTheCommitteeThenTheDataHolders) {
+  absl::StatusOr<Consortium> c = Consortium::Parse(CommitteeFile(2), "consortium.toml");
+  ASSERT_TRUE(c.ok()) << c.status();
+  const std::vector<Participant> owners = c->owners();
+  ASSERT_EQ(owners.size(), 5u);
+  ASSERT_EQ(c->num_owners(), 5);
+  const std::vector<std::string> names = {"c0", "c1", "c2", "h0", "h1"};
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(owners[i].name, names[i]);
+    EXPECT_EQ(owners[i].owner_index, i);
+    EXPECT_TRUE(owners[i].is_owner());
+  }
+  EXPECT_EQ(owners[3].data_index, 0);
+  EXPECT_EQ(c->coordinator().owner_index, -1);
+  EXPECT_FALSE(c->coordinator().is_owner());
 }
 
 TEST(ConsortiumFileTest, UnknownKeysAndTablesAreRefused) {

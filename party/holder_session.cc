@@ -1,0 +1,317 @@
+#include "party/holder_session.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/atomic_file.h"
+#include "base/path_component.h"
+#include "base/status_macros.h"
+#include "crypto/paillier/paillier_serialization.h"
+#include "protocol/consortium_policy.h"
+#include "protocol/data_holder_rounds.h"
+#include "protocol/encrypted_counts.h"
+#include "protocol/run_parameters.h"
+#include "protocol/two_holder_disclosure.h"
+#include "protocol/wire.h"
+
+namespace pplda::party {
+
+HolderSession::HolderSession(std::string run_id, pplda::v1::RunParameters parameters,
+                             const PartyResources& resources, crypto::PartyTransport& transport)
+    : run_id_(std::move(run_id)),
+      parameters_(std::move(parameters)),
+      resources_(resources),
+      transport_(transport) {}
+
+absl::StatusOr<std::unique_ptr<HolderSession>> HolderSession::Create(
+    const std::string& run_id, const pplda::v1::RunParameters& parameters,
+    const PartyResources& resources, crypto::PartyTransport& transport) {
+  RETURN_IF_ERROR(CheckPathComponent(run_id, "header.run_id"));
+  RETURN_IF_ERROR(protocol::CheckRunParameters(parameters));
+  if (parameters.vocabulary_sha256() != resources.vocabulary_sha256) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id, ": the coordinator's vocabulary has SHA-256 ",
+        parameters.vocabulary_sha256(), ", this data holder's ", resources.vocabulary_sha256,
+        ": every participant must hold the same vocabulary file"));
+  }
+  if (resources.data_index < 0 || resources.public_key == nullptr || resources.corpus == nullptr ||
+      !resources.rng_factory ||
+      resources.party_index != resources.num_parties + resources.data_index) {
+    return absl::InternalError("holder session: resources incomplete");
+  }
+  if (transport.party_id() != resources.party_index ||
+      transport.num_parties() != resources.num_parties + resources.num_holders) {
+    return absl::InternalError("holder session: the transport is not this holder's");
+  }
+  RETURN_IF_ERROR(protocol::CheckServedWithDataHolders(parameters, resources.num_holders));
+  if (resources.privacy_budget.has_value()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id,
+        " has no differential privacy and would publish exact counts of this "
+        "data holder's documents, which have a privacy budget (privacy_budget_epsilon in "
+        "party.toml); DP runs with data holders outside the committee are not served yet"));
+  }
+  auto session =
+      std::unique_ptr<HolderSession>(new HolderSession(run_id, parameters, resources, transport));
+  for (int s = 0; s < kPartyRandomSources; ++s) {
+    std::unique_ptr<crypto::SecureRng> rng =
+        resources.rng_factory(static_cast<PartyRandomSource>(s));
+    if (rng == nullptr) return absl::InternalError("holder session: no random source");
+    session->rngs_.push_back(std::move(rng));
+  }
+  return session;
+}
+
+std::string HolderSession::state() const {
+  if (failed_) return "failed";
+  if (published_) return "published";
+  if (holder_ == nullptr) return "joined";
+  return absl::StrCat("iteration ", holder_->iterations_done());
+}
+
+absl::Status HolderSession::CheckUsable(std::string_view what) const {
+  if (failed_) {
+    return absl::AbortedError(absl::StrCat("run ", run_id_, " failed at this data holder earlier; ",
+                                           std::string(what), " is refused"));
+  }
+  if (published_) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id_, " is already published; ", std::string(what), " is refused"));
+  }
+  return absl::OkStatus();
+}
+
+template <typename T>
+absl::StatusOr<T> HolderSession::Guard(absl::StatusOr<T> result) {
+  if (!result.ok()) failed_ = true;
+  return result;
+}
+
+absl::StatusOr<pplda::v1::VocabularyReply> HolderSession::Vocabulary(
+    const pplda::v1::VocabularyRequest& /*request*/) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("run ", run_id_,
+                   ": a data holder outside the committee takes no part in a "
+                   "DP vocabulary (not served with data holders yet)"));
+}
+
+absl::Status HolderSession::BuildPlan(const std::vector<int64_t>& tokens) {
+  ASSIGN_OR_RETURN(
+      protocol::RunPlanInputs inputs,
+      protocol::RunPlanInputsFromParameters(parameters_, std::nullopt, resources_.num_parties));
+  ASSIGN_OR_RETURN(protocol::RunPlan plan,
+                   protocol::DeriveOwnersRunPlan(inputs, resources_.corpus->vocabulary.size(),
+                                                 tokens, resources_.public_key->paillier()));
+  mpc_config_ = plan.mpc;
+  plan_ = std::make_unique<protocol::SecureLdaPlan>(std::move(plan.lda));
+  ASSIGN_OR_RETURN(crypto::CommitteeLinks links,
+                   crypto::CommitteeLinks::Create(transport_, mpc_config_->shamir()));
+  links_.emplace(std::move(links));
+  tokens_per_owner_ = tokens;
+  plan_digest_ = protocol::ComputePlanDigest(run_id_, parameters_, tokens);
+  return absl::OkStatus();
+}
+
+absl::Status HolderSession::CheckPlanAttestations() {
+  for (int j = 0; j < resources_.num_parties; ++j) {
+    ASSIGN_OR_RETURN(std::vector<uint8_t> attested,
+                     links_->ReceiveFromMember(j, protocol::kPlanRound));
+    if (attested.size() != plan_digest_.size() ||
+        !std::equal(plan_digest_.begin(), plan_digest_.end(), attested.begin())) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "run ", run_id_, ": committee member ", j,
+          " agreed on another plan (parameters, vocabulary or token totals) than the one the "
+          "coordinator told this data holder"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status HolderSession::CreateHolder(std::vector<std::vector<int>> topics) {
+  ASSIGN_OR_RETURN(encryptor_,
+                   crypto::PaillierEncryptor::Create(resources_.public_key->paillier(),
+                                                     rng(PartyRandomSource::kPaillierEncryptor)));
+  std::vector<std::vector<lda::TermId>> documents;
+  for (const lda::Document& d : resources_.corpus->documents) documents.push_back(d.tokens);
+  ASSIGN_OR_RETURN(
+      holder_,
+      DataHolder::Create(resources_.data_index, run_id_, *plan_, *mpc_config_, std::move(documents),
+                         std::move(topics), resources_.public_key, *encryptor_, resources_.pool));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<pplda::v1::PrepareReply> HolderSession::Prepare(
+    const pplda::v1::PrepareRequest& request) {
+  RETURN_IF_ERROR(CheckUsable("Prepare"));
+  if (plan_ != nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is already prepared"));
+  }
+  return Guard(DoPrepare(request));
+}
+
+absl::StatusOr<pplda::v1::PrepareReply> HolderSession::DoPrepare(
+    const pplda::v1::PrepareRequest& request) {
+  ASSIGN_OR_RETURN(const std::vector<int64_t> tokens,
+                   protocol::OwnerTokensOf(request, resources_.num_parties, resources_.num_holders,
+                                           resources_.party_index, this->tokens()));
+  if (this->tokens() > 0) {
+    RETURN_IF_ERROR(protocol::CheckTwoHolderDisclosure(
+        protocol::DataHolders(tokens), /*dp_counts=*/false, resources_.accept_two_holder_disclosure,
+        "accept_two_holder_disclosure = true in this party's party.toml"));
+  }
+  RETURN_IF_ERROR(BuildPlan(tokens));
+  RETURN_IF_ERROR(CheckPlanAttestations());
+  RETURN_IF_ERROR(CreateHolder(InitialTopics(*resources_.corpus, plan_->num_topics(),
+                                             resources_.initial_topics_seed, resources_.party_index,
+                                             rng(PartyRandomSource::kInitialTopics))));
+  ASSIGN_OR_RETURN(protocol::CountUpdate initial, holder_->InitialCounts());
+  pplda::v1::PrepareReply reply;
+  *reply.mutable_initial_counts() = protocol::CountUpdateToProto(*resources_.public_key, initial);
+  RETURN_IF_ERROR(SaveRunState(0, reply.initial_counts()));
+  return reply;
+}
+
+absl::StatusOr<pplda::v1::IterateReply> HolderSession::Iterate(
+    const pplda::v1::IterateRequest& request) {
+  RETURN_IF_ERROR(CheckUsable("Iterate"));
+  if (holder_ == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is not prepared"));
+  }
+  const int iteration = request.header().iteration();
+  if (last_iterate_reply_.has_value() && iteration == holder_->iterations_done()) {
+    // A repeated call: the same reply for the same draw matrix.
+    ASSIGN_OR_RETURN(const std::vector<crypto::Ciphertext> matrix,
+                     crypto::CiphertextBatchFromProto(*resources_.public_key, request.draw_matrix(),
+                                                      plan_->MatrixCiphertexts()));
+    if (protocol::CiphertextsDigest(protocol::kDrawMatrixLabel, matrix,
+                                    resources_.public_key->paillier().ciphertext_bytes()) !=
+        last_matrix_digest_) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("run ", run_id_, ": iteration ", iteration,
+                       " was asked again with another draw matrix than this holder ran it on"));
+    }
+    return *last_iterate_reply_;
+  }
+  const int expected = holder_->iterations_done() + 1;
+  if (iteration != expected) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, ": asked to run iteration ",
+                                                      iteration, ", but the next iteration is ",
+                                                      expected));
+  }
+  if (expected > static_cast<int>(parameters_.iterations())) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id_, " has only ", parameters_.iterations(), " iterations"));
+  }
+  return Guard(DoIterate(request));
+}
+
+absl::StatusOr<pplda::v1::IterateReply> HolderSession::DoIterate(
+    const pplda::v1::IterateRequest& request) {
+  const crypto::ThresholdPublicKey& key = *resources_.public_key;
+  const int iteration = holder_->iterations_done() + 1;
+  ASSIGN_OR_RETURN(
+      const std::vector<crypto::Ciphertext> matrix,
+      crypto::CiphertextBatchFromProto(key, request.draw_matrix(), plan_->MatrixCiphertexts()));
+  const protocol::PartyPhaseTimes before = holder_->times();
+  ASSIGN_OR_RETURN(
+      protocol::CountUpdate update,
+      holder_->RunIteration(iteration, matrix, *links_, rng(PartyRandomSource::kMpcEngine)));
+  pplda::v1::IterateReply reply;
+  *reply.mutable_update() = protocol::CountUpdateToProto(key, update);
+  *reply.mutable_phases() = protocol::PhasesToProto(holder_->times().Since(before));
+  RETURN_IF_ERROR(SaveRunState(iteration, reply.update()));
+  last_matrix_digest_ = protocol::CiphertextsDigest(protocol::kDrawMatrixLabel, matrix,
+                                                    key.paillier().ciphertext_bytes());
+  last_iterate_reply_ = reply;
+  return reply;
+}
+
+absl::StatusOr<pplda::v1::PublishReply> HolderSession::Publish(
+    const pplda::v1::PublishRequest& /*request: a data holder is handed nothing*/) {
+  if (published_ && !failed_ && publish_reply_.has_value()) return *publish_reply_;
+  RETURN_IF_ERROR(CheckUsable("Publish"));
+  if (holder_ == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is not prepared"));
+  }
+  if (holder_->iterations_done() != static_cast<int>(parameters_.iterations())) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, ": publication asked after ",
+                                                      holder_->iterations_done(), " of ",
+                                                      parameters_.iterations(), " iterations"));
+  }
+  return Guard(DoPublish());
+}
+
+absl::StatusOr<pplda::v1::PublishReply> HolderSession::DoPublish() {
+  pplda::v1::PublishReply reply;
+  ASSIGN_OR_RETURN(std::string path,
+                   WriteMixturesFile(resources_.state_dir, run_id_, *resources_.corpus,
+                                     holder_->DocumentTopicMixtures(),
+                                     static_cast<int>(parameters_.num_topics())));
+  reply.set_mixtures_path(path);
+  RETURN_IF_ERROR(WriteFileAtomically(PublishedMarkerPath(resources_.state_dir, run_id_),
+                                      run_id_ + "\n", FileMode::kPrivate));
+  published_ = true;
+  publish_reply_ = reply;
+  return reply;
+}
+
+absl::Status HolderSession::SaveRunState(int iteration, const pplda::v1::CountUpdateMessage& sent) {
+  pplda::v1::PartyRunState state;
+  pplda::v1::RunStateHeader& header = *state.mutable_header();
+  header.set_run_id(run_id_);
+  header.set_participant(resources_.participant);
+  header.set_iteration(iteration);
+  header.set_plan_digest(std::string(plan_digest_.begin(), plan_digest_.end()));
+  state.set_party_index(static_cast<uint32_t>(resources_.party_index));
+  *state.mutable_parameters() = parameters_;
+  for (int64_t t : tokens_per_owner_) state.add_tokens_per_party(static_cast<uint64_t>(t));
+  for (const std::vector<int>& document : holder_->Assignments()) {
+    for (int k : document) state.add_topics(static_cast<uint32_t>(k));
+  }
+  *state.mutable_sent() = sent;
+  return WriteRunStateBoundary(resources_.state_dir, run_id_, state, &current_file_iteration_);
+}
+
+absl::StatusOr<std::unique_ptr<HolderSession>> HolderSession::Resume(
+    const std::string& run_id, const pplda::v1::RunParameters& parameters,
+    const PartyResources& resources, crypto::PartyTransport& transport, int iteration) {
+  RETURN_IF_ERROR(PartySession::CheckResumable(resources.state_dir, run_id, parameters, iteration));
+  ASSIGN_OR_RETURN(std::unique_ptr<HolderSession> session,
+                   Create(run_id, parameters, resources, transport));
+  ASSIGN_OR_RETURN(pplda::v1::PartyRunState state,
+                   ReadRunStateAt(resources.state_dir, run_id, resources.participant, iteration,
+                                  &session->current_file_iteration_));
+  RETURN_IF_ERROR(session->RestoreFrom(state));
+  return session;
+}
+
+absl::Status HolderSession::RestoreFrom(const pplda::v1::PartyRunState& state) {
+  const int owners = resources_.num_parties + resources_.num_holders;
+  if (state.party_index() != static_cast<uint32_t>(resources_.party_index) ||
+      state.tokens_per_party_size() != owners) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id_, ": the saved state is owner ", state.party_index(), "'s of ",
+        state.tokens_per_party_size(), ", this is owner ", resources_.party_index, " of ", owners));
+  }
+  const std::vector<int64_t> tokens(state.tokens_per_party().begin(),
+                                    state.tokens_per_party().end());
+  if (tokens[resources_.party_index] != this->tokens()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id_, ": the saved state has ", tokens[resources_.party_index],
+                     " tokens of this data holder, its documents now have ", this->tokens()));
+  }
+  RETURN_IF_ERROR(BuildPlan(tokens));
+  if (state.header().plan_digest() != std::string(plan_digest_.begin(), plan_digest_.end())) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id_, ": the coordinator's parameters are not the run's saved plan"));
+  }
+  ASSIGN_OR_RETURN(std::vector<std::vector<int>> topics,
+                   SplitSavedTopics(run_id_, *resources_.corpus, state.topics()));
+  RETURN_IF_ERROR(CreateHolder(std::move(topics)));
+  RETURN_IF_ERROR(holder_->Restore(state.header().iteration()));
+  resumed_update_ = state.sent();
+  return absl::OkStatus();
+}
+
+}  // namespace pplda::party

@@ -1,0 +1,136 @@
+// HolderSession: a data holder's daemon side of one run (a RunSession; the
+// participant has role data: documents, no key share). Its run transport
+// links every owner; it speaks only to the committee's members, over the
+// committee links (crypto/mpc/committee_links.h), and to the coordinator
+// through the PartyControl calls. The protocol work is DataHolder's
+// (party/data_holder.h); the session adds the calls, the checks and the
+// files:
+//   Create (Join)  the run parameters checked as a compute party checks
+//                  them, the vocabulary's SHA-256; a run with DP training
+//                  or a DP vocabulary is refused (CheckServedWithDataHolders),
+//                  and so is every run when party.toml sets a privacy budget
+//                  (only DP runs could debit it);
+//   Vocabulary     refused (FailedPrecondition): no DP vocabulary with data
+//                  holders;
+//   Prepare        the plan from every owner's token total; each member's
+//                  digest of the plan the committee agreed on
+//                  (protocol/data_holder_rounds.h, kPlanRound) must be this
+//                  holder's own (FailedPrecondition naming the member: the
+//                  coordinator told it another plan); two data holders and
+//                  no DP is refused unless accept_two_holder_disclosure;
+//                  returns its encrypted initial counts;
+//   Iterate(i)     DataHolder::RunIteration on the request's draw matrix
+//                  (checked against every member's attestation there);
+//                  returns its encrypted deltas;
+//   Publish        writes its documents' mixtures to
+//                  STATE/runs/<run id>/mixtures.csv (0600); it decrypts
+//                  nothing and is handed nothing to decrypt.
+// Every boundary (after Prepare and each iteration) is saved as a
+// PartyRunState (its topics, the plan digest and the update it sent), so
+// that Resume rebuilds the session after a restart of this holder or of a
+// peer, as PartySession does; a repeated Iterate(i) or Publish with the
+// same request gets the same reply, with another one FailedPrecondition.
+// Thread-safety: one caller at a time (the adapter locks).
+#ifndef PPLDA_PARTY_HOLDER_SESSION_H_
+#define PPLDA_PARTY_HOLDER_SESSION_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "crypto/mpc/committee_links.h"
+#include "crypto/mpc/mpc_config.h"
+#include "crypto/mpc/transport.h"
+#include "crypto/paillier/paillier_encryptor.h"
+#include "party/data_holder.h"
+#include "party/party_session.h"
+#include "party/run_session.h"
+#include "protocol/run_state_file.h"
+
+namespace pplda::party {
+
+class HolderSession final : public RunSession {
+ public:
+  // Join; `resources` a data holder's (data_index >= 0, public_key set).
+  // `transport` (every owner's endpoints; this holder's is
+  // resources.party_index) must outlive the session.
+  static absl::StatusOr<std::unique_ptr<HolderSession>> Create(
+      const std::string& run_id, const pplda::v1::RunParameters& parameters,
+      const PartyResources& resources, crypto::PartyTransport& transport);
+  // After a restart: the session from this holder's state after
+  // `iteration` iterations, as PartySession::Resume.
+  static absl::StatusOr<std::unique_ptr<HolderSession>> Resume(
+      const std::string& run_id, const pplda::v1::RunParameters& parameters,
+      const PartyResources& resources, crypto::PartyTransport& transport, int iteration);
+
+  const std::string& run_id() const override { return run_id_; }
+  int64_t tokens() const override { return resources_.corpus->num_tokens(); }
+  int64_t documents() const override { return resources_.corpus->num_documents(); }
+  int64_t join_tokens() const override { return tokens(); }
+  int64_t join_documents() const override { return documents(); }
+  bool failed() const override { return failed_; }
+  int iterations_done() const override {
+    return holder_ == nullptr ? 0 : holder_->iterations_done();
+  }
+  std::string state() const override;
+  std::string counts_digest_hex() const override { return std::string(); }
+  const pplda::v1::CountUpdateMessage& resumed_update() const override { return resumed_update_; }
+
+  absl::StatusOr<pplda::v1::VocabularyReply> Vocabulary(
+      const pplda::v1::VocabularyRequest& request) override;
+  absl::StatusOr<pplda::v1::PrepareReply> Prepare(
+      const pplda::v1::PrepareRequest& request) override;
+  absl::StatusOr<pplda::v1::IterateReply> Iterate(
+      const pplda::v1::IterateRequest& request) override;
+  absl::StatusOr<pplda::v1::PublishReply> Publish(
+      const pplda::v1::PublishRequest& request) override;
+
+ private:
+  HolderSession(std::string run_id, pplda::v1::RunParameters parameters,
+                const PartyResources& resources, crypto::PartyTransport& transport);
+
+  template <typename T>
+  absl::StatusOr<T> Guard(absl::StatusOr<T> result);
+  absl::Status CheckUsable(std::string_view what) const;
+  crypto::SecureRng& rng(PartyRandomSource source) { return *rngs_[static_cast<int>(source)]; }
+  // The plan, the committee links and the plan digest for every owner's
+  // `tokens`.
+  absl::Status BuildPlan(const std::vector<int64_t>& tokens);
+  // Every member's digest of the agreed plan must be this holder's.
+  absl::Status CheckPlanAttestations();
+  // The encryptor and the DataHolder with `topics`.
+  absl::Status CreateHolder(std::vector<std::vector<int>> topics);
+  absl::StatusOr<pplda::v1::PrepareReply> DoPrepare(const pplda::v1::PrepareRequest& request);
+  absl::StatusOr<pplda::v1::IterateReply> DoIterate(const pplda::v1::IterateRequest& request);
+  absl::StatusOr<pplda::v1::PublishReply> DoPublish();
+  absl::Status RestoreFrom(const pplda::v1::PartyRunState& state);
+  absl::Status SaveRunState(int iteration, const pplda::v1::CountUpdateMessage& sent);
+
+  std::string run_id_;
+  pplda::v1::RunParameters parameters_;
+  PartyResources resources_;
+  crypto::PartyTransport& transport_;
+  std::vector<std::unique_ptr<crypto::SecureRng>> rngs_;  // by PartyRandomSource
+  std::unique_ptr<protocol::SecureLdaPlan> plan_;
+  std::optional<crypto::MpcConfig> mpc_config_;
+  std::optional<crypto::CommitteeLinks> links_;
+  std::vector<int64_t> tokens_per_owner_;
+  protocol::PlanDigest plan_digest_{};
+  std::unique_ptr<crypto::PaillierEncryptor> encryptor_;
+  std::unique_ptr<DataHolder> holder_;
+  pplda::v1::CountUpdateMessage resumed_update_;
+  int current_file_iteration_ = -1;
+  bool published_ = false;
+  bool failed_ = false;
+  // The last iteration's draw-matrix digest and reply, and the
+  // publication's reply, to answer a repeated call identically.
+  protocol::CountsDigest last_matrix_digest_{};
+  std::optional<pplda::v1::IterateReply> last_iterate_reply_;
+  std::optional<pplda::v1::PublishReply> publish_reply_;
+};
+
+}  // namespace pplda::party
+
+#endif  // PPLDA_PARTY_HOLDER_SESSION_H_

@@ -1,0 +1,132 @@
+#include "party/run_session.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "base/atomic_file.h"
+#include "base/status_macros.h"
+#include "lda/gibbs_state.h"
+#include "protocol/run_state_file.h"
+
+namespace pplda::party {
+
+std::filesystem::path PublishedMarkerPath(const std::filesystem::path& state_dir,
+                                          const std::string& run_id) {
+  return state_dir / "runs" / run_id / "published";
+}
+
+absl::Status WriteRunStateBoundary(const std::filesystem::path& state_dir,
+                                   const std::string& run_id, const pplda::v1::PartyRunState& state,
+                                   int* file_iteration) {
+  const int iteration = state.header().iteration();
+  const std::filesystem::path path = protocol::RunStatePath(state_dir, run_id);
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot create ", path.parent_path().string(), ": ", ec.message()));
+  }
+  // A rename: a crash right after it leaves the previous boundary, which
+  // a resumption reads.
+  if (*file_iteration >= 0 && *file_iteration < iteration && std::filesystem::exists(path, ec)) {
+    const std::filesystem::path previous = protocol::PreviousRunStatePath(state_dir, run_id);
+    std::filesystem::rename(path, previous, ec);
+    if (ec) {
+      return absl::PermissionDeniedError(absl::StrCat("cannot rename ", path.string(), " to ",
+                                                      previous.string(), ": ", ec.message()));
+    }
+  }
+  RETURN_IF_ERROR(protocol::WriteRunState(path, state));
+  *file_iteration = iteration;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<pplda::v1::PartyRunState> ReadRunStateAt(const std::filesystem::path& state_dir,
+                                                        const std::string& run_id,
+                                                        const std::string& participant,
+                                                        int iteration, int* file_iteration) {
+  std::string found;
+  absl::StatusCode code = absl::StatusCode::kNotFound;
+  const std::filesystem::path latest = protocol::RunStatePath(state_dir, run_id);
+  for (const std::filesystem::path& path :
+       {latest, protocol::PreviousRunStatePath(state_dir, run_id)}) {
+    absl::StatusOr<pplda::v1::PartyRunState> state =
+        protocol::ReadPartyRunState(path, run_id, participant);
+    if (state.ok() && path == latest) *file_iteration = state->header().iteration();
+    if (state.ok() && state->header().iteration() == iteration) return state;
+    if (!state.ok() && state.status().code() != absl::StatusCode::kNotFound &&
+        code == absl::StatusCode::kNotFound) {
+      code = state.status().code();
+    }
+    absl::StrAppend(&found, found.empty() ? "" : "; ",
+                    state.ok()
+                        ? absl::StrCat(path.string(), ": iteration ", state->header().iteration())
+                        : std::string(state.status().message()));
+  }
+  return absl::Status(code, absl::StrCat("run ", run_id, ": this party has no saved state after ",
+                                         iteration, " iterations (", found, ")"));
+}
+
+absl::StatusOr<std::vector<std::vector<int>>> SplitSavedTopics(
+    const std::string& run_id, const lda::Corpus& corpus,
+    const google::protobuf::RepeatedField<uint32_t>& topics) {
+  if (topics.size() != corpus.num_tokens()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id, ": the saved state has ", topics.size(),
+                     " topics, this party's documents ", corpus.num_tokens(), " tokens"));
+  }
+  std::vector<std::vector<int>> out;
+  int64_t next = 0;
+  for (const lda::Document& d : corpus.documents) {
+    const auto length = static_cast<int64_t>(d.tokens.size());
+    out.emplace_back(topics.begin() + next, topics.begin() + next + length);
+    next += length;
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> WriteMixturesFile(const std::filesystem::path& state_dir,
+                                              const std::string& run_id, const lda::Corpus& corpus,
+                                              const std::vector<std::vector<double>>& theta,
+                                              int num_topics) {
+  const std::filesystem::path dir = state_dir / "runs" / run_id;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return absl::PermissionDeniedError("cannot create " + dir.string() + ": " + ec.message());
+  const std::filesystem::path path = dir / "mixtures.csv";
+  std::string text = "document";
+  for (int k = 0; k < num_topics; ++k) absl::StrAppend(&text, ",topic_", k);
+  text += "\n";
+  for (size_t m = 0; m < theta.size(); ++m) {
+    std::string name = corpus.documents[m].name;
+    if (name.find_first_of(",\"\n") != std::string::npos) {
+      std::string quoted = "\"";
+      for (char c : name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+      name = quoted + "\"";
+    }
+    text += name;
+    for (double v : theta[m]) absl::StrAppendFormat(&text, ",%.6g", v);
+    text += "\n";
+  }
+  RETURN_IF_ERROR(WriteFileAtomically(path, text, FileMode::kPrivate));
+  return path.string();
+}
+
+std::vector<std::vector<int>> InitialTopics(const lda::Corpus& corpus, int num_topics,
+                                            const std::optional<uint64_t>& seed, int index,
+                                            crypto::SecureRng& rng) {
+  if (seed.has_value()) {
+    // The same derivation as simulation/local_consortium.cc, so that a run
+    // with the same seed starts from the same topics.
+    return lda::GibbsState::RandomTopics(corpus, num_topics,
+                                         *seed * 1000003ULL + static_cast<uint64_t>(index));
+  }
+  std::vector<std::vector<int>> topics;
+  for (const lda::Document& d : corpus.documents) {
+    std::vector<int> z(d.tokens.size());
+    for (int& k : z) k = static_cast<int>(rng.UniformUint64(static_cast<uint64_t>(num_topics)));
+    topics.push_back(std::move(z));
+  }
+  return topics;
+}
+
+}  // namespace pplda::party
