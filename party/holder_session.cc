@@ -27,14 +27,7 @@ HolderSession::HolderSession(std::string run_id, pplda::v1::RunParameters parame
 absl::StatusOr<std::unique_ptr<HolderSession>> HolderSession::Create(
     const std::string& run_id, const pplda::v1::RunParameters& parameters,
     const PartyResources& resources, crypto::PartyTransport& transport) {
-  RETURN_IF_ERROR(CheckPathComponent(run_id, "header.run_id"));
-  RETURN_IF_ERROR(protocol::CheckRunParameters(parameters));
-  if (parameters.vocabulary_sha256() != resources.vocabulary_sha256) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "run ", run_id, ": the coordinator's vocabulary has SHA-256 ",
-        parameters.vocabulary_sha256(), ", this data holder's ", resources.vocabulary_sha256,
-        ": every participant must hold the same vocabulary file"));
-  }
+  RETURN_IF_ERROR(CheckJoin(run_id, parameters, resources.vocabulary_sha256));
   if (resources.data_index < 0 || resources.public_key == nullptr || resources.corpus == nullptr ||
       !resources.rng_factory ||
       resources.party_index != resources.num_parties + resources.data_index) {
@@ -257,18 +250,9 @@ absl::StatusOr<pplda::v1::PublishReply> HolderSession::DoPublish() {
 }
 
 absl::Status HolderSession::SaveRunState(int iteration, const pplda::v1::CountUpdateMessage& sent) {
-  pplda::v1::PartyRunState state;
-  pplda::v1::RunStateHeader& header = *state.mutable_header();
-  header.set_run_id(run_id_);
-  header.set_participant(resources_.participant);
-  header.set_iteration(iteration);
-  header.set_plan_digest(std::string(plan_digest_.begin(), plan_digest_.end()));
-  state.set_party_index(static_cast<uint32_t>(resources_.party_index));
-  *state.mutable_parameters() = parameters_;
-  for (int64_t t : tokens_per_owner_) state.add_tokens_per_party(static_cast<uint64_t>(t));
-  for (const std::vector<int>& document : holder_->Assignments()) {
-    for (int k : document) state.add_topics(static_cast<uint32_t>(k));
-  }
+  pplda::v1::PartyRunState state = RunStateBoundary(
+      run_id_, resources_.participant, iteration, plan_digest_, resources_.party_index, parameters_,
+      tokens_per_owner_, holder_->Assignments());
   *state.mutable_sent() = sent;
   return WriteRunStateBoundary(resources_.state_dir, run_id_, state, &current_file_iteration_);
 }

@@ -39,15 +39,7 @@ PartySession::PartySession(std::string run_id, pplda::v1::RunParameters paramete
 absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
     const std::string& run_id, const pplda::v1::RunParameters& parameters,
     const PartyResources& resources, crypto::PartyTransport& transport) {
-  // The run id names this party's folder state_dir/runs/<run id>/.
-  RETURN_IF_ERROR(CheckPathComponent(run_id, "header.run_id"));
-  RETURN_IF_ERROR(protocol::CheckRunParameters(parameters));
-  if (parameters.vocabulary_sha256() != resources.vocabulary_sha256) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "run ", run_id, ": the coordinator's vocabulary has SHA-256 ",
-        parameters.vocabulary_sha256(), ", this party's ", resources.vocabulary_sha256,
-        ": every participant must hold the same vocabulary file"));
-  }
+  RETURN_IF_ERROR(CheckJoin(run_id, parameters, resources.vocabulary_sha256));
   if (resources.key_share == nullptr || resources.corpus == nullptr || !resources.rng_factory ||
       resources.data_index >= 0) {
     return absl::InternalError("party session: resources incomplete");

@@ -46,18 +46,9 @@ absl::Status RemoveFile(const std::filesystem::path& path) {
 
 absl::Status PartySession::SaveRunState(int iteration, const pplda::v1::CountUpdateMessage& sent) {
   const crypto::ThresholdPublicKey& key = *resources_.key_share->public_key();
-  pplda::v1::PartyRunState state;
-  pplda::v1::RunStateHeader& header = *state.mutable_header();
-  header.set_run_id(run_id_);
-  header.set_participant(resources_.participant);
-  header.set_iteration(iteration);
-  header.set_plan_digest(std::string(plan_digest_.begin(), plan_digest_.end()));
-  state.set_party_index(static_cast<uint32_t>(resources_.party_index));
-  *state.mutable_parameters() = parameters_;
-  for (int64_t t : tokens_per_party_) state.add_tokens_per_party(static_cast<uint64_t>(t));
-  for (const std::vector<int>& document : party_->Assignments()) {
-    for (int k : document) state.add_topics(static_cast<uint32_t>(k));
-  }
+  pplda::v1::PartyRunState state = RunStateBoundary(
+      run_id_, resources_.participant, iteration, plan_digest_, resources_.party_index, parameters_,
+      tokens_per_party_, party_->Assignments());
   *state.mutable_sent() = sent;
   const protocol::EncryptedCounts& counts = party_->counts();
   state.set_folded(counts.folded());

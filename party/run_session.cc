@@ -3,11 +3,48 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "base/atomic_file.h"
+#include "base/path_component.h"
 #include "base/status_macros.h"
 #include "lda/gibbs_state.h"
+#include "protocol/run_parameters.h"
 #include "protocol/run_state_file.h"
 
 namespace pplda::party {
+
+absl::Status CheckJoin(const std::string& run_id, const pplda::v1::RunParameters& parameters,
+                       const std::string& vocabulary_sha256) {
+  // The run id names this party's folder state_dir/runs/<run id>/.
+  RETURN_IF_ERROR(CheckPathComponent(run_id, "header.run_id"));
+  RETURN_IF_ERROR(protocol::CheckRunParameters(parameters));
+  if (parameters.vocabulary_sha256() != vocabulary_sha256) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id, ": the coordinator's vocabulary has SHA-256 ",
+                     parameters.vocabulary_sha256(), ", this party's ", vocabulary_sha256,
+                     ": every participant must hold the same vocabulary file"));
+  }
+  return absl::OkStatus();
+}
+
+pplda::v1::PartyRunState RunStateBoundary(const std::string& run_id, const std::string& participant,
+                                          int iteration, const std::array<uint8_t, 32>& plan_digest,
+                                          int owner_index,
+                                          const pplda::v1::RunParameters& parameters,
+                                          const std::vector<int64_t>& tokens,
+                                          const std::vector<std::vector<int>>& assignments) {
+  pplda::v1::PartyRunState state;
+  pplda::v1::RunStateHeader& header = *state.mutable_header();
+  header.set_run_id(run_id);
+  header.set_participant(participant);
+  header.set_iteration(iteration);
+  header.set_plan_digest(std::string(plan_digest.begin(), plan_digest.end()));
+  state.set_party_index(static_cast<uint32_t>(owner_index));
+  *state.mutable_parameters() = parameters;
+  for (int64_t t : tokens) state.add_tokens_per_party(static_cast<uint64_t>(t));
+  for (const std::vector<int>& document : assignments) {
+    for (int k : document) state.add_topics(static_cast<uint32_t>(k));
+  }
+  return state;
+}
 
 std::filesystem::path PublishedMarkerPath(const std::filesystem::path& state_dir,
                                           const std::string& run_id) {

@@ -11,6 +11,7 @@
 #ifndef PPLDA_PARTY_RUN_SESSION_H_
 #define PPLDA_PARTY_RUN_SESSION_H_
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -55,6 +56,22 @@ class RunSession {
   virtual absl::StatusOr<pplda::v1::PublishReply> Publish(
       const pplda::v1::PublishRequest& request) = 0;
 };
+
+// What every session checks at Join (and Resume): the run id names a
+// folder (InvalidArgument), the parameters are valid, and the
+// coordinator's vocabulary is `vocabulary_sha256` (FailedPrecondition).
+absl::Status CheckJoin(const std::string& run_id, const pplda::v1::RunParameters& parameters,
+                       const std::string& vocabulary_sha256);
+
+// A boundary's state with what every session saves: the header (run id,
+// participant, iteration, plan digest), the owner index, the parameters,
+// every owner's tokens and `assignments` flattened.
+pplda::v1::PartyRunState RunStateBoundary(const std::string& run_id, const std::string& participant,
+                                          int iteration, const std::array<uint8_t, 32>& plan_digest,
+                                          int owner_index,
+                                          const pplda::v1::RunParameters& parameters,
+                                          const std::vector<int64_t>& tokens,
+                                          const std::vector<std::vector<int>>& assignments);
 
 // STATE/runs/<run id>/published: written at publication; from then on only
 // the publication of the run can be resumed.

@@ -56,9 +56,11 @@ nlohmann::json LeakageStatement(const LeakageContext& c) {
     absl::StrAppend(
         &leakage,
         " Data holders outside the committee: each sends only its own encrypted selections, "
-        "input shares and count updates, receives the public encrypted counts (checked against "
-        "every committee member's digest), the members' digests and its own tokens' topics, "
-        "holds no key share and decrypts nothing.");
+        "input shares, its encrypted initial counts and, each iteration, additive shares mod N "
+        "of its count deltas, one per committee member (hidden unless every member colludes); "
+        "it receives the public encrypted counts (checked against every committee member's "
+        "digest), the members' digests and its own tokens' topics, holds no key share and "
+        "decrypts nothing. It trusts that at most t committee members collude.");
   }
   if (!c.dp_counts && c.data_holders == 2) {
     absl::StrAppend(&leakage,

@@ -15,7 +15,7 @@
 //                                   # the party never listens, it dials the coordinator)
 //   box_key = "certs/alpha.box"     # X25519 secret key (0600), sealing relayed MPC
 //                                   # frames; required when the consortium has a
-//                                   # relay-mode party (every compute party then
+//                                   # relay-mode party (every participant then
 //                                   # relays its MPC traffic)
 //   metrics_listen = "127.0.0.1:9101"   # optional: /metrics, /healthz
 //   threads = 0                     # 0 = all cores

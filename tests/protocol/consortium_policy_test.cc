@@ -53,6 +53,18 @@ TEST(ConsortiumPolicyTest, TwoDataHoldersLearnEachOthersCountsAndAHelperIsNamed)
   EXPECT_TRUE(out.contains("helper"));
 }
 
+TEST(ConsortiumPolicyTest, DataHoldersOutsideTheCommitteeAreStated) {
+  protocol::LeakageContext c = Dealt(10, 3);
+  c.holders_outside_committee = 10;
+  const nlohmann::json out = protocol::LeakageStatement(c);
+  const std::string leakage = out["leakage"].get<std::string>();
+  EXPECT_THAT(leakage, HasSubstr("additive shares mod N of its count deltas"));
+  EXPECT_THAT(leakage, HasSubstr("holds no key share and decrypts nothing"));
+  EXPECT_THAT(leakage, HasSubstr("at most t committee members collude"));
+  EXPECT_THAT(protocol::LeakageStatement(Dealt(3, 3))["leakage"].get<std::string>(),
+              ::testing::Not(HasSubstr("Data holders outside the committee")));
+}
+
 TEST(ConsortiumPolicyTest, DeterministicRandomnessIsLabelledInsecure) {
   protocol::LeakageContext c = Dealt(3, 3);
   c.insecure_deterministic_rng_seed = 42;

@@ -92,45 +92,71 @@ TEST_P(DataHoldersTest, TheModelIsTheCountsOfTheHoldersTopics) {
   }
 }
 
+// A committee of 3 without documents serving 2 data holders (their
+// initial topics all 0), its initial counts folded by a coordinator.
+struct HolderGroup {
+  std::optional<crypto::DealtKey> key;
+  std::optional<protocol::SecureLdaPlan> plan;
+  std::unique_ptr<simulation::InProcessPartyGroup> group;
+  std::vector<protocol::CountUpdate> initial;
+  std::unique_ptr<coordinator::LdaCoordinator> coordinator;
+
+  void Start() {
+    auto slice = protocol_testing::SotuSlice(4, 10, 0);
+    ASSERT_TRUE(slice.ok()) << slice.status();
+    const std::vector<simulation::ConsortiumParty> parties = Holders(slice->train, 2);
+    auto dealt = crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, 3, 2, 9);
+    ASSERT_TRUE(dealt.ok()) << dealt.status();
+    key = *std::move(dealt);
+    protocol::SecureLdaOptions lda;
+    lda.num_topics = kTopics;
+    auto config = crypto::MpcConfig::Create(3, 1).value();
+    std::vector<int64_t> holder_tokens;
+    std::vector<simulation::InProcessPartyInput> inputs(3), holder_inputs;
+    for (const auto& p : parties) {
+      int64_t t = 0;
+      std::vector<std::vector<int>> topics;
+      for (const auto& d : p.documents) {
+        t += static_cast<int64_t>(d.size());
+        topics.emplace_back(d.size(), 0);
+      }
+      holder_tokens.push_back(t);
+      holder_inputs.push_back(simulation::InProcessPartyInput{p.documents, topics});
+    }
+    auto made = protocol::SecureLdaPlan::Create(lda, slice->train.vocabulary.size(), {0, 0, 0},
+                                                key->public_key->paillier(), config, holder_tokens);
+    ASSERT_TRUE(made.ok()) << made.status();
+    plan = *std::move(made);
+    auto created = simulation::InProcessPartyGroup::Create(inputs, "run", *plan, config, *key,
+                                                           protocol_testing::SeededRngs(3), nullptr,
+                                                           holder_inputs);
+    ASSERT_TRUE(created.ok()) << created.status();
+    group = *std::move(created);
+    auto counts = group->InitialCounts();
+    ASSERT_TRUE(counts.ok()) << counts.status();
+    initial = *std::move(counts);
+    auto c = coordinator::LdaCoordinator::Create("run", *plan, key->public_key, nullptr);
+    ASSERT_TRUE(c.ok());
+    coordinator = *std::move(c);
+    ASSERT_TRUE(coordinator->Fold(initial, 0).ok());
+  }
+};
+
 // The coordinator hands data holder 0 a matrix other than the committee's
 // fold (one party's counts are folded twice): the holder refuses before
 // selecting from it, naming a committee member.
 TEST(DataHoldersRefusalTest, AHolderRefusesAMatrixTheCommitteeDidNotAgreeOn) {
-  auto slice = protocol_testing::SotuSlice(4, 10, 0);
-  ASSERT_TRUE(slice.ok()) << slice.status();
-  const std::vector<simulation::ConsortiumParty> parties = Holders(slice->train, 2);
-  auto key = crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, 3, 2, 9);
-  ASSERT_TRUE(key.ok()) << key.status();
-  protocol::SecureLdaOptions lda;
-  lda.num_topics = kTopics;
-  auto config = crypto::MpcConfig::Create(3, 1).value();
-  std::vector<int64_t> holder_tokens;
-  std::vector<simulation::InProcessPartyInput> inputs(3), holder_inputs;
-  for (const auto& p : parties) {
-    int64_t t = 0;
-    std::vector<std::vector<int>> topics;
-    for (const auto& d : p.documents) {
-      t += static_cast<int64_t>(d.size());
-      topics.emplace_back(d.size(), 0);
-    }
-    holder_tokens.push_back(t);
-    holder_inputs.push_back(simulation::InProcessPartyInput{p.documents, topics});
-  }
-  auto plan = protocol::SecureLdaPlan::Create(lda, slice->train.vocabulary.size(), {0, 0, 0},
-                                              key->public_key->paillier(), config, holder_tokens);
-  ASSERT_TRUE(plan.ok()) << plan.status();
-  auto group = simulation::InProcessPartyGroup::Create(
-      inputs, "run", *plan, config, *key, protocol_testing::SeededRngs(3), nullptr, holder_inputs);
-  ASSERT_TRUE(group.ok()) << group.status();
-  auto initial = (*group)->InitialCounts();
-  ASSERT_TRUE(initial.ok()) << initial.status();
-  auto coordinator = coordinator::LdaCoordinator::Create("run", *plan, key->public_key, nullptr);
-  ASSERT_TRUE(coordinator.ok());
-  ASSERT_TRUE((*coordinator)->Fold(*initial, 0).ok());
-  std::vector<crypto::Ciphertext> tampered = (*coordinator)->fold().draw_matrix();
+  HolderGroup g;
+  ASSERT_NO_FATAL_FAILURE(g.Start());
+  auto& key = g.key;
+  auto& plan = g.plan;
+  auto& group = g.group;
+  auto& initial = g.initial;
+  auto& coordinator = g.coordinator;
+  std::vector<crypto::Ciphertext> tampered = coordinator->fold().draw_matrix();
   const crypto::PaillierEvaluator evaluator(key->public_key->paillier());
-  tampered = evaluator.AddBatch(tampered, (*initial)[3].matrix, nullptr).value();
-  auto out = (*group)->Iterate(1, *initial, tampered);
+  tampered = evaluator.AddBatch(tampered, initial[3].matrix, nullptr).value();
+  auto out = group->Iterate(1, initial, tampered);
   EXPECT_EQ(out.status().code(), absl::StatusCode::kFailedPrecondition) << out.status();
   EXPECT_THAT(out.status().message(), HasSubstr("are not the ones committee member"));
   EXPECT_THAT(out.status().message(), HasSubstr("handed it a different matrix"));
@@ -140,40 +166,16 @@ TEST(DataHoldersRefusalTest, AHolderRefusesAMatrixTheCommitteeDidNotAgreeOn) {
 // shares (party/holder_delta_shares.h): its update is empty, every
 // member's (data-less too) is full, and the coordinator folds them.
 TEST(DataHoldersTest, HoldersSendSharesAndMembersEncryptTheSum) {
-  auto slice = protocol_testing::SotuSlice(4, 10, 0);
-  ASSERT_TRUE(slice.ok()) << slice.status();
-  const std::vector<simulation::ConsortiumParty> parties = Holders(slice->train, 2);
-  auto key = crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, 3, 2, 9);
-  ASSERT_TRUE(key.ok()) << key.status();
-  protocol::SecureLdaOptions lda;
-  lda.num_topics = kTopics;
-  auto config = crypto::MpcConfig::Create(3, 1).value();
-  std::vector<int64_t> holder_tokens;
-  std::vector<simulation::InProcessPartyInput> inputs(3), holder_inputs;
-  for (const auto& p : parties) {
-    int64_t t = 0;
-    std::vector<std::vector<int>> topics;
-    for (const auto& d : p.documents) {
-      t += static_cast<int64_t>(d.size());
-      topics.emplace_back(d.size(), 0);
-    }
-    holder_tokens.push_back(t);
-    holder_inputs.push_back(simulation::InProcessPartyInput{p.documents, topics});
-  }
-  auto plan = protocol::SecureLdaPlan::Create(lda, slice->train.vocabulary.size(), {0, 0, 0},
-                                              key->public_key->paillier(), config, holder_tokens);
-  ASSERT_TRUE(plan.ok()) << plan.status();
-  auto group = simulation::InProcessPartyGroup::Create(
-      inputs, "run", *plan, config, *key, protocol_testing::SeededRngs(3), nullptr, holder_inputs);
-  ASSERT_TRUE(group.ok()) << group.status();
-  auto initial = (*group)->InitialCounts();
-  ASSERT_TRUE(initial.ok()) << initial.status();
-  auto coordinator = coordinator::LdaCoordinator::Create("run", *plan, key->public_key, nullptr);
-  ASSERT_TRUE(coordinator.ok());
-  ASSERT_TRUE((*coordinator)->Fold(*initial, 0).ok());
+  HolderGroup g;
+  ASSERT_NO_FATAL_FAILURE(g.Start());
+  auto& key = g.key;
+  auto& plan = g.plan;
+  auto& group = g.group;
+  auto& initial = g.initial;
+  auto& coordinator = g.coordinator;
   // The holders' initial counts are their own encryptions.
-  for (int h = 3; h < 5; ++h) EXPECT_EQ((*initial)[h].matrix.size(), plan->MatrixCiphertexts());
-  auto out = (*group)->Iterate(1, *initial, (*coordinator)->fold().draw_matrix());
+  for (int h = 3; h < 5; ++h) EXPECT_EQ(initial[h].matrix.size(), plan->MatrixCiphertexts());
+  auto out = group->Iterate(1, initial, coordinator->fold().draw_matrix());
   ASSERT_TRUE(out.ok()) << out.status();
   for (int p = 0; p < 3; ++p) {
     EXPECT_EQ(out->updates[p].matrix.size(), plan->MatrixCiphertexts()) << "member " << p;
@@ -182,14 +184,14 @@ TEST(DataHoldersTest, HoldersSendSharesAndMembersEncryptTheSum) {
   for (int h = 3; h < 5; ++h) {
     EXPECT_TRUE(out->updates[h].matrix.empty() && out->updates[h].totals.empty()) << h;
   }
-  EXPECT_TRUE((*coordinator)->Fold(out->updates, 1).ok());
+  EXPECT_TRUE(coordinator->Fold(out->updates, 1).ok());
   // A holder update that carries ciphertexts after iteration 0 is refused.
   std::vector<protocol::CountUpdate> forged = out->updates;
   forged[3].matrix = out->updates[0].matrix;
   forged[3].totals = out->updates[0].totals;
   auto other = coordinator::LdaCoordinator::Create("run", *plan, key->public_key, nullptr);
   ASSERT_TRUE(other.ok());
-  ASSERT_TRUE((*other)->Fold(*initial, 0).ok());
+  ASSERT_TRUE((*other)->Fold(initial, 0).ok());
   const absl::Status refused = (*other)->Fold(forged, 1);
   EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument) << refused;
   EXPECT_THAT(refused.message(), HasSubstr("go to the committee as shares"));
