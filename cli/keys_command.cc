@@ -5,7 +5,9 @@
 //             tests and demos; the keys record their origin
 //             (KEY_ORIGIN_TRUSTED_DEALER) and every model published with
 //             them says so. Writes OUT/public.key (0644) and OUT/<name>.key
-//             (0600) per compute party, in consortium order.
+//             (0600) per compute party, in consortium order: those named
+//             by --party, or the compute parties of --consortium's file
+//             (its data holders get no share).
 //   generate  DEALER-FREE, over the network (party/daemon/
 //             network_key_generation.h): each compute party's operator runs
 //             it with its own party.toml at about the same time; the parties
@@ -28,6 +30,7 @@
 #include "crypto/paillier/paillier_dealer.h"
 #include "crypto/paillier/paillier_key_file.h"
 #include "crypto/random/secure_rng.h"
+#include "net/consortium_file.h"
 #include "party/daemon/network_key_generation.h"
 #include "protocol/consortium_policy.h"
 #include "spdlog/spdlog.h"
@@ -37,11 +40,32 @@ namespace {
 
 struct KeysDealFlags {
   std::vector<std::string> parties;  // compute party names, consortium order
+  std::string consortium;            // or the consortium file naming them
   int bits = 2048;
   std::string out;
 };
 
-absl::Status RunKeysDeal(const KeysDealFlags& f, const GlobalFlags& g) {
+// The compute parties of the consortium file at `path`, in its order; its
+// data holders are named on stderr as getting no share.
+absl::StatusOr<std::vector<std::string>> CommitteeOf(const std::string& path) {
+  ASSIGN_OR_RETURN(net::Consortium consortium, net::Consortium::Load(path));
+  std::vector<std::string> names;
+  for (const net::Participant& p : consortium.compute_parties()) names.push_back(p.name);
+  for (const net::Participant& p : consortium.data_holders()) {
+    std::fprintf(stderr, "%s: %s is a data holder (role data): no key share\n", path.c_str(),
+                 p.name.c_str());
+  }
+  return names;
+}
+
+absl::Status RunKeysDeal(KeysDealFlags f, const GlobalFlags& g) {
+  if (!f.consortium.empty()) {
+    ASSIGN_OR_RETURN(f.parties, CommitteeOf(f.consortium));
+  } else if (f.parties.empty()) {
+    return absl::InvalidArgumentError(
+        "name the compute parties: --party NAME (repeat, in consortium order) or --consortium "
+        "FILE");
+  }
   const int n = static_cast<int>(f.parties.size());
   if (n < 3) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -142,9 +166,14 @@ void AddKeysCommand(CLI::App& root, const GlobalFlags& globals, CommandFn* run) 
   auto flags = std::make_shared<KeysDealFlags>();
   CLI::App* deal = keys->add_subcommand(
       "deal", "TRUSTED DEALER: deal a threshold key to the compute parties (tests and demos)");
-  deal->add_option("--party", flags->parties,
-                   "Compute party name, in consortium order (repeat; include a helper)")
-      ->required();
+  CLI::Option* party =
+      deal->add_option("--party", flags->parties,
+                       "Compute party name, in consortium order (repeat; include a helper)");
+  deal->add_option("--consortium", flags->consortium,
+                   "Deal to the compute parties of this consortium.toml, in its order (its "
+                   "data holders get no share)")
+      ->check(CLI::ExistingFile)
+      ->excludes(party);
   deal->add_option("--bits", flags->bits, "Paillier modulus bits")
       ->capture_default_str()
       ->check(CLI::IsMember({1024, 2048, 3072, 4096}));

@@ -485,11 +485,6 @@ absl::Status CheckSimulateFlags(const SimulateFlags& f, const privacy::DpTrainin
         "--committee cannot be used with --dp-vocab-candidates yet: the secure DP vocabulary "
         "runs among the data holders as compute parties");
   }
-  if (f.committee > 0 && dp.counts) {
-    return absl::InvalidArgumentError(
-        "--committee cannot be used with --dp-epsilon yet: DP training with data holders "
-        "outside the committee is not tested, so no DP statement is printed for it");
-  }
   if (f.committee > 0 && f.dealer_free_key) {
     return absl::InvalidArgumentError(
         "--committee cannot be used with --dealer-free-key yet: the committee's key is dealt "

@@ -42,9 +42,9 @@ nlohmann::json PublishedPrivacyStatement(const protocol::LeakageContext& leakage
   nlohmann::json statement = privacy::DpPrivacyStatement(*dp->requested, *dp->accountant, dp->unit,
                                                          std::nullopt, dp->mechanism);
   statement["setting"] = leakage.setting;
-  statement["leakage"] =
-      privacy::SecureDpLeakage(*dp->accountant, *dp->requested->counts, dp->unit, n,
-                               protocol::MpcThreshold(n), dp->vocabulary != nullptr);
+  statement["leakage"] = privacy::SecureDpLeakage(
+      *dp->accountant, *dp->requested->counts, dp->unit, n, protocol::MpcThreshold(n),
+      dp->vocabulary != nullptr, leakage.holders_outside_committee);
   statement["secure_protocol"] = protocol::LeakageStatement(secure);
   if (dp->vocabulary != nullptr) statement["dp_vocabulary"] = dp->vocabulary->Describe();
   return statement;

@@ -8,6 +8,7 @@
 #include "base/path_component.h"
 #include "base/status_macros.h"
 #include "crypto/paillier/paillier_serialization.h"
+#include "privacy/document_caps.h"
 #include "protocol/consortium_policy.h"
 #include "protocol/data_holder_rounds.h"
 #include "protocol/encrypted_counts.h"
@@ -38,15 +39,16 @@ absl::StatusOr<std::unique_ptr<HolderSession>> HolderSession::Create(
     return absl::InternalError("holder session: the transport is not this holder's");
   }
   RETURN_IF_ERROR(protocol::CheckServedWithDataHolders(parameters, resources.num_holders));
-  if (resources.privacy_budget.has_value()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "run ", run_id,
-        " has no differential privacy and would publish exact counts of this "
-        "data holder's documents, which have a privacy budget (privacy_budget_epsilon in "
-        "party.toml); DP runs with data holders outside the committee are not served yet"));
-  }
   auto session =
       std::unique_ptr<HolderSession>(new HolderSession(run_id, parameters, resources, transport));
+  if (const std::optional<privacy::DpCountOptions> dp =
+          protocol::DpOptionsFromParameters(parameters)) {
+    RETURN_IF_ERROR(
+        privacy::ValidateDpCountOptions(*dp, static_cast<int>(parameters.iterations())));
+    session->capped_corpus_ =
+        std::make_unique<lda::Corpus>(privacy::CapDocuments(*resources.corpus, dp->caps, nullptr));
+    session->resources_.corpus = session->capped_corpus_.get();
+  }
   for (int s = 0; s < kPartyRandomSources; ++s) {
     std::unique_ptr<crypto::SecureRng> rng =
         resources.rng_factory(static_cast<PartyRandomSource>(s));
@@ -148,16 +150,21 @@ absl::StatusOr<pplda::v1::PrepareReply> HolderSession::DoPrepare(
   ASSIGN_OR_RETURN(const std::vector<int64_t> tokens,
                    protocol::OwnerTokensOf(request, resources_.num_parties, resources_.num_holders,
                                            resources_.party_index, this->tokens()));
+  const std::optional<privacy::DpCountOptions> dp = protocol::DpOptionsFromParameters(parameters_);
   if (this->tokens() > 0) {
     RETURN_IF_ERROR(protocol::CheckTwoHolderDisclosure(
-        protocol::DataHolders(tokens), /*dp_counts=*/false, resources_.accept_two_holder_disclosure,
+        protocol::DataHolders(tokens), dp.has_value(), resources_.accept_two_holder_disclosure,
         "accept_two_holder_disclosure = true in this party's party.toml"));
   }
+  RETURN_IF_ERROR(DebitRunBudget(resources_.state_dir, run_id_, dp, resources_.privacy_budget));
   RETURN_IF_ERROR(BuildPlan(tokens));
   RETURN_IF_ERROR(CheckPlanAttestations());
-  RETURN_IF_ERROR(CreateHolder(InitialTopics(*resources_.corpus, plan_->num_topics(),
-                                             resources_.initial_topics_seed, resources_.party_index,
-                                             rng(PartyRandomSource::kInitialTopics))));
+  // DP: the initial topics come from the secret source, whatever seed is
+  // configured (simulation/local_consortium.h says why).
+  RETURN_IF_ERROR(
+      CreateHolder(InitialTopics(*resources_.corpus, plan_->num_topics(),
+                                 dp.has_value() ? std::nullopt : resources_.initial_topics_seed,
+                                 resources_.party_index, rng(PartyRandomSource::kInitialTopics))));
   ASSIGN_OR_RETURN(protocol::CountUpdate initial, holder_->InitialCounts());
   pplda::v1::PrepareReply reply;
   *reply.mutable_initial_counts() = protocol::CountUpdateToProto(*resources_.public_key, initial);

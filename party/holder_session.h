@@ -6,10 +6,10 @@
 // (party/data_holder.h); the session adds the calls, the checks and the
 // files:
 //   Create (Join)  the run parameters checked as a compute party checks
-//                  them, the vocabulary's SHA-256; a run with DP training
-//                  or a DP vocabulary is refused (CheckServedWithDataHolders),
-//                  and so is every run when party.toml sets a privacy budget
-//                  (only DP runs could debit it);
+//                  them, the vocabulary's SHA-256; a run with a DP
+//                  vocabulary is refused (CheckServedWithDataHolders); DP
+//                  training caps the documents (privacy/document_caps.h)
+//                  before their token count is reported;
 //   Vocabulary     refused (FailedPrecondition): no DP vocabulary with data
 //                  holders;
 //   Prepare        the plan from every owner's token total; each member's
@@ -18,7 +18,11 @@
 //                  holder's own (FailedPrecondition naming the member: the
 //                  coordinator told it another plan); two data holders and
 //                  no DP is refused unless accept_two_holder_disclosure;
-//                  returns its encrypted initial counts;
+//                  with a privacy budget in party.toml, the run's (epsilon,
+//                  delta) is debited (a run without DP refused) before
+//                  anything is computed on the documents; DP draws the
+//                  initial topics from the secret source whatever seed is
+//                  configured; returns its encrypted initial counts;
 //   Iterate(i)     DataHolder::RunIteration on the request's draw matrix
 //                  (checked against every member's attestation there);
 //                  returns its encrypted deltas;
@@ -113,6 +117,8 @@ class HolderSession final : public RunSession {
   PartyResources resources_;
   crypto::PartyTransport& transport_;
   std::vector<std::unique_ptr<crypto::SecureRng>> rngs_;  // by PartyRandomSource
+  // DP training: the documents capped (resources_.corpus points here).
+  std::unique_ptr<lda::Corpus> capped_corpus_;
   std::unique_ptr<protocol::SecureLdaPlan> plan_;
   std::optional<crypto::MpcConfig> mpc_config_;
   std::optional<crypto::CommitteeLinks> links_;

@@ -157,7 +157,9 @@ absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoContributeVocabulary(
   // The run's whole budget, the vocabulary's included, once the set-up
   // checks passed and before this party's documents enter any release.
   if (tokens() > 0)
-    RETURN_IF_ERROR(DebitPrivacyBudget(protocol::DpOptionsFromParameters(parameters_)));
+    RETURN_IF_ERROR(DebitRunBudget(resources_.state_dir, run_id_,
+                                   protocol::DpOptionsFromParameters(parameters_),
+                                   resources_.privacy_budget));
   ASSIGN_OR_RETURN(protocol::VocabularyContribution mine,
                    vocabulary_party_->Contribute(*resources_.corpus, resources_.corpus->vocabulary,
                                                  rng(PartyRandomSource::kVocabularyNoise)));
@@ -328,7 +330,9 @@ absl::StatusOr<pplda::v1::PrepareReply> PartySession::DoPrepare(
         "accept_two_holder_disclosure = true in this party's party.toml"));
     // With a DP vocabulary the run's budget was debited at its contribution.
     if (!dp_vocabulary_.has_value()) {
-      RETURN_IF_ERROR(DebitPrivacyBudget(protocol::DpOptionsFromParameters(parameters_)));
+      RETURN_IF_ERROR(DebitRunBudget(resources_.state_dir, run_id_,
+                                     protocol::DpOptionsFromParameters(parameters_),
+                                     resources_.privacy_budget));
     }
   }
   ASSIGN_OR_RETURN(protocol::SecureLdaPlan plan, BuildPlan(tokens));
@@ -370,18 +374,6 @@ absl::Status PartySession::CreateParty(std::vector<std::vector<int>> topics) {
                                     &iteration_randomness_->noise()));
   if (holder_links_.has_value()) party_->set_holder_links(&*holder_links_);
   return absl::OkStatus();
-}
-
-absl::Status PartySession::DebitPrivacyBudget(const std::optional<privacy::DpCountOptions>& dp) {
-  if (!resources_.privacy_budget.has_value()) return absl::OkStatus();
-  if (!dp.has_value()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "run ", run_id_, " has no differential privacy and would publish exact counts of this "
-        "party's documents, which have a privacy budget (privacy_budget_epsilon in party.toml): "
-        "start the run with --dp-epsilon"));
-  }
-  ASSIGN_OR_RETURN(PrivacyLedger ledger, PrivacyLedger::Load(resources_.state_dir));
-  return ledger.Debit(run_id_, dp->epsilon, dp->delta, *resources_.privacy_budget);
 }
 
 absl::StatusOr<std::vector<std::vector<uint8_t>>> PartySession::ExchangeDigest(

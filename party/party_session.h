@@ -229,9 +229,6 @@ class PartySession final : public RunSession {
   // `tokens` every owner's: the plan digest compared among the members,
   // then sent to every data holder.
   absl::Status ConfirmPlan(const std::vector<int64_t>& tokens);
-  // With a privacy budget: refuses a run without DP, else debits the run's
-  // (epsilon, delta) from the ledger in state_dir or refuses it.
-  absl::Status DebitPrivacyBudget(const std::optional<privacy::DpCountOptions>& dp);
   absl::StatusOr<std::string> WriteMixtures() const;
   // Replaces STATE/runs/<run id>/run-state.pb with the state after
   // `iteration` iterations, `sent` being this party's update of it.

@@ -166,4 +166,19 @@ std::vector<std::vector<int>> InitialTopics(const lda::Corpus& corpus, int num_t
   return topics;
 }
 
+absl::Status DebitRunBudget(const std::filesystem::path& state_dir, const std::string& run_id,
+                            const std::optional<privacy::DpCountOptions>& dp,
+                            const std::optional<PrivacyBudget>& budget) {
+  if (!budget.has_value()) return absl::OkStatus();
+  if (!dp.has_value()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id,
+        " has no differential privacy and would publish exact counts of this "
+        "party's documents, which have a privacy budget (privacy_budget_epsilon in party.toml): "
+        "start the run with --dp-epsilon"));
+  }
+  ASSIGN_OR_RETURN(PrivacyLedger ledger, PrivacyLedger::Load(state_dir));
+  return ledger.Debit(run_id, dp->epsilon, dp->delta, *budget);
+}
+
 }  // namespace pplda::party

@@ -21,6 +21,8 @@
 #include "absl/status/statusor.h"
 #include "crypto/random/secure_rng.h"
 #include "lda/corpus.h"
+#include "party/privacy_ledger.h"
+#include "privacy/dp_count_training.h"
 #include "proto/party_control_service.pb.h"
 #include "proto/run_state.pb.h"
 
@@ -109,6 +111,14 @@ absl::StatusOr<std::string> WriteMixturesFile(const std::filesystem::path& state
                                               const std::string& run_id, const lda::Corpus& corpus,
                                               const std::vector<std::vector<double>>& theta,
                                               int num_topics);
+
+// Debits run `run_id`'s whole DP budget `dp` from the ledger in
+// `state_dir` when the participant has a `budget` (PrivacyLedger::Debit's
+// refusals); a run without DP is then refused (FailedPrecondition: it
+// would publish exact counts). OK, and nothing written, without a budget.
+absl::Status DebitRunBudget(const std::filesystem::path& state_dir, const std::string& run_id,
+                            const std::optional<privacy::DpCountOptions>& dp,
+                            const std::optional<PrivacyBudget>& budget);
 
 // The initial topics of a participant's documents: with `seed`, the
 // seeded derivation `pplda simulate` uses for owner `index` (so both start

@@ -207,29 +207,41 @@ nlohmann::json DpPrivacyStatement(const DpTrainingOptions& options,
 
 std::string SecureDpLeakage(const PrivacyAccountant& accountant, const DpCountOptions& counts,
                             const PrivacyUnit& unit, int compute_parties, int coalition,
-                            bool vocabulary_private) {
+                            bool vocabulary_private, int holders_outside_committee) {
+  const std::string adders =
+      holders_outside_committee > 0
+          ? absl::StrFormat(
+                "%d compute parties (the committee; the %d data holders outside it "
+                "add no noise)",
+                compute_parties, holders_outside_committee)
+          : absl::StrFormat("%d compute parties", compute_parties);
+  const std::string coalition_text =
+      holders_outside_committee > 0
+          ? absl::StrFormat("%d compute parties, together with any number of data holders,",
+                            coalition)
+          : absl::StrFormat("%d compute parties", coalition);
   return absl::StrFormat(
       "Trained by the secure protocol (threshold Paillier and MPC) with DP training: at each of "
-      "%d noisy iterations every one of the %d compute parties added its own discrete Gaussian "
+      "%d noisy iterations every one of the %s added its own discrete Gaussian "
       "noise share to every topic-term count under encryption (documents capped at %d tokens "
       "and %d per term); the draws use the noisy counts, clamped to 0 on secret shares, and the "
       "published counts are the last noisy release, negative cells set to 0. Covered, (%g, %g)-DP "
       "with one %s as the unit (%s)%s: the published model, and everything "
       "each party sees during the run, the topics of its own tokens included, also for a "
-      "coalition of up to %d compute parties that pool their views and know their own noise "
+      "coalition of up to %s that pool their views and know their own noise "
       "shares (only the other parties' shares are counted, Kairouz, Liu & Steinke 2021). NOT "
       "covered: each party's total token count (revealed to all by design, exact), %s"
       "parties that deviate from the protocol (e.g. omit their noise), and a coalition of more "
       "than %d compute parties (it can also break the MPC's secrecy). Exact statistics of the "
       "documents (document and token counts, timings, likelihood traces) are left out of this "
       "file.",
-      accountant.zcdp_releases(), compute_parties, counts.caps.max_tokens, counts.caps.max_per_term,
+      accountant.zcdp_releases(), adders, counts.caps.max_tokens, counts.caps.max_per_term,
       accountant.epsilon(), accountant.delta(), unit.name, unit.description,
       vocabulary_private
           ? ", the vocabulary included (chosen from public candidates by the secure DP set "
             "union, each party's noise shares added under encryption)"
           : ", given the vocabulary",
-      coalition,
+      coalition_text,
       vocabulary_private ? ""
                          : "the vocabulary (a file or the union of the parties' documents, not "
                            "chosen with DP), ",

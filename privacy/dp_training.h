@@ -126,10 +126,12 @@ nlohmann::json DpPrivacyStatement(const DpTrainingOptions& options,
 // shares) and what it does not (each party's token count, the vocabulary,
 // deviating parties, a larger coalition).
 // With `vocabulary_private` the vocabulary was chosen by the secure DP
-// vocabulary and is covered too.
+// vocabulary and is covered too. With `holders_outside_committee` > 0 the
+// compute parties are a committee serving that many data holders, which
+// add no noise: the coalition may then include any number of them.
 std::string SecureDpLeakage(const PrivacyAccountant& accountant, const DpCountOptions& counts,
                             const PrivacyUnit& unit, int compute_parties, int coalition,
-                            bool vocabulary_private = false);
+                            bool vocabulary_private = false, int holders_outside_committee = 0);
 
 // What the accountant's (epsilon, delta) covers in this pipeline.
 inline constexpr char kVocabularyOnlyCoverage[] =

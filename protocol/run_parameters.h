@@ -37,9 +37,9 @@
 namespace pplda::protocol {
 
 absl::Status CheckRunParameters(const pplda::v1::RunParameters& parameters);
-// What a run with `data_holders` outside the committee cannot have yet:
-// DP training or a DP vocabulary (FailedPrecondition: no DP statement
-// covers data holders outside the committee). OK without data holders.
+// What a run with `data_holders` outside the committee cannot have yet: a
+// DP vocabulary (FailedPrecondition naming the flag). DP training is
+// served: the committee's members add the noise. OK without data holders.
 absl::Status CheckServedWithDataHolders(const pplda::v1::RunParameters& parameters,
                                         int data_holders);
 

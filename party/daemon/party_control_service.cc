@@ -161,7 +161,7 @@ absl::Status PartyControlService::DoJoin(const pplda::v1::JoinRequest& request,
   // never goes back to an older one): their run state goes, kept boundaries
   // of published runs and earlier starts included.
   ForgetOtherRuns(run_id);
-  ASSIGN_OR_RETURN(std::shared_ptr<net::RunTransport> shared, NewTransport(run_id, 0));
+  ASSIGN_OR_RETURN(std::shared_ptr<net::RunTransport> shared, NewTransport(run_id, 0, 0));
   ASSIGN_OR_RETURN(session_, NewSession(run_id, request.parameters(), *shared));
   {
     std::lock_guard<std::mutex> lock(transport_mu_);
@@ -188,7 +188,7 @@ std::string LinkRunId(const std::string& run_id, uint32_t attempt) {
 }
 
 absl::StatusOr<std::shared_ptr<net::RunTransport>> PartyControlService::NewTransport(
-    const std::string& run_id, uint32_t attempt) {
+    const std::string& run_id, uint32_t attempt, int boundary) {
   {
     std::lock_guard<std::mutex> lock(transport_mu_);
     transport_.reset();
@@ -197,6 +197,9 @@ absl::StatusOr<std::shared_ptr<net::RunTransport>> PartyControlService::NewTrans
   }
   ASSIGN_OR_RETURN(std::unique_ptr<net::RunTransport> transport,
                    make_transport_(LinkRunId(run_id, attempt)));
+  // A peer may start iteration boundary + 1 before this party's Iterate
+  // arrives: its frames must find the links at the boundary, not at 0.
+  transport->set_iteration(boundary);
   return std::shared_ptr<net::RunTransport>(std::move(transport));
 }
 
@@ -231,7 +234,7 @@ absl::Status PartyControlService::DoResume(const pplda::v1::ResumeRequest& reque
   }
   session_.reset();
   ASSIGN_OR_RETURN(std::shared_ptr<net::RunTransport> shared,
-                   NewTransport(run_id, request.attempt()));
+                   NewTransport(run_id, request.attempt(), iteration));
   ASSIGN_OR_RETURN(session_, ResumeSession(run_id, request.parameters(), *shared, iteration));
   {
     std::lock_guard<std::mutex> lock(transport_mu_);

@@ -129,9 +129,10 @@ class PartyControlService final : public pplda::v1::PartyControl::Service {
   // attempt above the last one this party took for the run. Caller holds mu_.
   absl::Status CheckResume(const pplda::v1::ResumeRequest& request) const;
   absl::Status DoResume(const pplda::v1::ResumeRequest& request, pplda::v1::ResumeReply* reply);
-  // Replaces the run's transport (the session using the old one is gone).
+  // Replaces the run's transport (the session using the old one is gone),
+  // its links at iteration `boundary` (the iterations already done).
   absl::StatusOr<std::shared_ptr<net::RunTransport>> NewTransport(const std::string& run_id,
-                                                                  uint32_t attempt);
+                                                                  uint32_t attempt, int boundary);
   // Logs and counts a failed call; when it failed the run's session, also
   // ends this party's MPC links so the other parties stop waiting.
   // Caller holds mu_.

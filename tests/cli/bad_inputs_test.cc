@@ -315,8 +315,9 @@ TEST_F(BadInputTest, CommitteeRefusesWhatItDoesNotServeYet) {
   const std::string parties = "simulate --party a=" + Path("docs") + " --party b=" + Path("docs2") +
                               " --out " + Path("m.json");
   const std::pair<std::string, std::string> cases[] = {
-      {" --key-bits 1024 --committee 3 --dp-epsilon 8",
-       "--committee cannot be used with --dp-epsilon"},
+      {" --key-bits 1024 --committee 3 --dp-epsilon 8 --dp-vocab-epsilon 1 --dp-vocab-candidates " +
+           Path("docs"),
+       "--committee cannot be used with --dp-vocab-candidates"},
       {" --key-bits 1024 --committee 3 --dealer-free-key",
        "--committee cannot be used with --dealer-free-key"},
       // --key-dir is read (public.key, then committee-0.key ...), not refused.

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -786,6 +787,47 @@ TEST_F(PpldaCliTest, SimulateWithTheSecureDpVocabularyIsDpAsAWhole) {
   r = RunPplda(common + " --dp-vocab-epsilon 4 --dp-vocab-candidates " + Path("candidates.txt"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.output, HasSubstr("would publish exact counts"));
+}
+
+// A consortium file's committee (compute and both) gets the shares, in file
+// order; its data holders get none, and are named.
+TEST_F(PpldaCliTest, KeysDealToAConsortiumDealsToItsCommitteeOnly) {
+  std::string text =
+      "[consortium]\nname = \"big\"\nca_fingerprint = \"" + std::string(64, 'c') + "\"\n\n";
+  const std::vector<std::pair<std::string, std::string>> entries = {
+      {"coord", "coordinator"}, {"c0", "compute"}, {"h0", "data"},
+      {"c1", "both"},           {"h1", "data"},    {"c2", "compute"}};
+  for (size_t i = 0; i < entries.size(); ++i) {
+    text += "[[participant]]\nname = \"" + entries[i].first + "\"\nrole = \"" + entries[i].second +
+            "\"\naddress = \"h:" + std::to_string(7000 + i) + "\"\ncert_fingerprint = \"" +
+            std::string(63, 'a') + std::to_string(i) + "\"\n\n";
+  }
+  std::ofstream(Path("consortium.toml")) << text;
+  const RunResult r = RunPplda("keys deal --bits 1024 --consortium " + Path("consortium.toml") +
+                               " --out " + Path("keys"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("2-of-3 threshold"));
+  EXPECT_THAT(r.output, AllOf(HasSubstr("h0 is a data holder (role data): no key share"),
+                              HasSubstr("h1 is a data holder")));
+  EXPECT_THAT(r.output,
+              AllOf(HasSubstr("party 0 c0"), HasSubstr("party 1 c1"), HasSubstr("party 2 c2")));
+  for (const char* member : {"c0", "c1", "c2"}) {
+    EXPECT_TRUE(fs::exists(dir_ / "keys" / (std::string(member) + ".key"))) << member;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "keys" / "h0.key"));
+  EXPECT_FALSE(fs::exists(dir_ / "keys" / "h1.key"));
+  EXPECT_FALSE(fs::exists(dir_ / "keys" / "coord.key"));
+
+  const RunResult both = RunPplda("keys deal --bits 1024 --party a --consortium " +
+                                  Path("consortium.toml") + " --out " + Path("keys2"));
+  EXPECT_NE(both.exit_code, 0);
+  EXPECT_THAT(both.output, HasSubstr("excludes"));
+  const RunResult neither = RunPplda("keys deal --bits 1024 --out " + Path("keys3"));
+  EXPECT_NE(neither.exit_code, 0);
+  EXPECT_THAT(neither.output,
+              HasSubstr("--party NAME (repeat, in consortium order) or --consortium"));
+  EXPECT_FALSE(fs::exists(dir_ / "keys2"));
+  EXPECT_FALSE(fs::exists(dir_ / "keys3"));
 }
 
 }  // namespace

@@ -8,8 +8,15 @@
 //    INSECURE deterministic sources, the daemons publish exactly the model,
 //    and each data holder writes exactly the mixtures, that `pplda simulate
 //    --committee 3` gives for the same ten folders.
+//  - Everything a data holder receives in a run (read off the relay's
+//    capture) is the plan digest, each member's attestation and its own
+//    tokens' topics, the public token totals, the draw matrix and a bare
+//    Publish.
 //  - A data holder killed (SIGKILL) mid-run is waited for, named by `pplda
 //    run status`, comes back and the run publishes that same model.
+//  - DP training on a key the committee generates with no dealer: the
+//    members add the noise, the daemons publish what simulate does with
+//    the same flags, a holder's ledger is debited.
 //  - A data holder is refused what only the coordinator or a key holder
 //    may do: its certificate's PartyControl calls to a committee member
 //    (asking it to decrypt) are PermissionDenied, and a data holder's
@@ -18,6 +25,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,6 +42,7 @@
 #include "nlohmann/json.hpp"
 #include "party/party_randomness.h"
 #include "proto/party_control_service.grpc.pb.h"
+#include "proto/relay_service.pb.h"
 #include "tests/e2e/e2e_test_util.h"
 
 namespace pplda::e2e::testing {
@@ -57,6 +66,7 @@ public_key = "keys/public.key"
 state_dir = "state/coordinator"
 listen = "$listen"
 party_restart_wait_seconds = 120
+relay_capture = "capture/relay.capture"
 [tls]
 ca = "certs/ca.crt"
 cert = "certs/coordinator.crt"
@@ -107,8 +117,9 @@ class DataHoldersTest : public ::testing::Test {
 
   // The vocabulary, the ten holders' folders, certificates, the dealt key
   // and every config.
-  absl::Status Prepare() {
+  absl::Status Prepare(bool deal_key = true) {
     std::filesystem::create_directories(dir() / "logs");
+    std::filesystem::create_directories(dir() / "capture");
     const std::filesystem::path sotu = kRepoRoot / "data" / "sotu";
     CommandResult r =
         RunPplda({"--quiet", "prepare", "--input", sotu.string(), "--split", "sentences",
@@ -140,11 +151,12 @@ class DataHoldersTest : public ::testing::Test {
       spec.push_back(absl::StrCat(OwnerName(i), "=", InRelayMode(i) ? "relay" : Address(i)));
     }
     RETURN_IF_ERROR(MakeCerts(dir() / "certs", absl::StrJoin(spec, " ")));
-    std::vector<std::string> deal = {"keys", "deal"};
-    for (int j = 0; j < kCommittee; ++j) deal.insert(deal.end(), {"--party", OwnerName(j)});
-    deal.insert(deal.end(), {"--bits", "1024", "--out", (dir() / "keys").string()});
-    r = RunPplda(deal);
-    if (r.exit_code != 0) return absl::InternalError("pplda keys deal: " + r.Describe());
+    // The committee's shares, from the consortium file's roles.
+    if (deal_key) {
+      r = RunPplda({"keys", "deal", "--consortium", (dir() / "certs" / "consortium.toml").string(),
+                    "--bits", "1024", "--out", (dir() / "keys").string()});
+      if (r.exit_code != 0) return absl::InternalError("pplda keys deal: " + r.Describe());
+    }
     RETURN_IF_ERROR(WriteText(Config("coordinator"),
                               absl::StrReplaceAll(kCoordinator, {{"$listen", Address(-1)}})));
     for (int i = 0; i < kCommittee + kHolders; ++i) {
@@ -164,6 +176,35 @@ class DataHoldersTest : public ::testing::Test {
     return absl::OkStatus();
   }
 
+  // `pplda keys generate` at every committee member at once (no dealer;
+  // the data holders take no part), each member's public key written
+  // beside its share; keys/public.key is member 0's.
+  absl::Status GenerateCommitteeKey() {
+    std::vector<CommandResult> results(kCommittee);
+    std::vector<std::thread> threads;
+    for (int j = 0; j < kCommittee; ++j) {
+      threads.emplace_back([&, j] {
+        results[j] = RunPplda({"keys", "generate", "--config", Config(OwnerName(j)).string(),
+                               "--bits", "1024", "--wait-seconds", "120", "--public-key",
+                               (dir() / "keys" / (OwnerName(j) + "-public.key")).string()},
+                              std::chrono::seconds(300));
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    for (int j = 0; j < kCommittee; ++j) {
+      if (results[j].exit_code != 0) {
+        return absl::InternalError("pplda keys generate: " + results[j].Describe());
+      }
+      if (ReadText(dir() / "keys" / (OwnerName(j) + "-public.key")) !=
+          ReadText(dir() / "keys" / "committee-0-public.key")) {
+        return absl::InternalError("the committee generated different public keys");
+      }
+    }
+    std::filesystem::copy_file(dir() / "keys" / "committee-0-public.key",
+                               dir() / "keys" / "public.key");
+    return absl::OkStatus();
+  }
+
   absl::Status StartCoordinator() {
     return Start(coordinator_, "coordinator", kCoordinatorBinary, "listening on");
   }
@@ -177,12 +218,16 @@ class DataHoldersTest : public ::testing::Test {
     return absl::OkStatus();
   }
 
-  // `pplda run start` (no --watch): the run id.
-  absl::StatusOr<std::string> StartRun() {
-    CommandResult r = RunPplda({"run", "start", "--config", Config("coordinator").string(),
-                                "--topics", std::to_string(kTopics), "--alpha", "0.1", "--beta",
-                                "0.01", "--iterations", std::to_string(kIterations)},
-                               std::chrono::seconds(60));
+  // `pplda run start` (no --watch) with `extra` flags: the run id.
+  absl::StatusOr<std::string> StartRun(const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {"run",          "start",
+                                     "--config",     Config("coordinator").string(),
+                                     "--topics",     std::to_string(kTopics),
+                                     "--alpha",      "0.1",
+                                     "--beta",       "0.01",
+                                     "--iterations", std::to_string(kIterations)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    CommandResult r = RunPplda(args, std::chrono::seconds(60));
     if (r.exit_code != 0) return absl::InternalError("pplda run start: " + r.Describe());
     return r.output.substr(0, r.output.find('\n'));
   }
@@ -213,8 +258,10 @@ class DataHoldersTest : public ::testing::Test {
     return model;
   }
 
-  // `pplda simulate --committee 3` over the same folders, key and seeds.
-  absl::StatusOr<nlohmann::json> Simulate() {
+  // `pplda simulate --committee 3` over the same folders, key and seeds,
+  // with `extra` flags; mixtures written unless `dp`.
+  absl::StatusOr<nlohmann::json> Simulate(const std::vector<std::string>& extra = {},
+                                          bool dp = false) {
     const std::filesystem::path out = dir() / "simulate";
     std::filesystem::create_directories(out);
     std::vector<std::string> args = {"--quiet", "simulate", "--committee", "3"};
@@ -246,10 +293,10 @@ class DataHoldersTest : public ::testing::Test {
                              (dir() / "keys").string(),
                              "--insecure-deterministic-rng-seed",
                              std::to_string(kRngSeed),
-                             "--mixtures-dir",
-                             (out / "mixtures").string(),
                              "--out",
                              (out / "model.json").string()});
+    if (!dp) args.insert(args.end(), {"--mixtures-dir", (out / "mixtures").string()});
+    args.insert(args.end(), extra.begin(), extra.end());
     // simulate names the committee's members committee-0..2: their shares
     // are the dealt ones.
     CommandResult r = RunPplda(args, std::chrono::seconds(600));
@@ -257,6 +304,84 @@ class DataHoldersTest : public ::testing::Test {
     nlohmann::json model = nlohmann::json::parse(ReadText(out / "model.json"), nullptr, false);
     if (model.is_discarded()) return absl::InternalError("simulate wrote no JSON model");
     return model;
+  }
+
+  // What each data holder received in run `run_id` (no restart), read off
+  // the coordinator's relay capture: every frame of the run goes through
+  // the relay (three holders are in relay mode), and so does every control
+  // call to those three. From each committee member a holder gets the plan
+  // digest, then per iteration that member's attestation of the draw matrix
+  // (32 bytes each) and its shares of the holder's own tokens' topics (K - 1
+  // replicated bits per token, in 64-bit words), and nothing else; the
+  // control calls carry the public parameters and token totals, the draw
+  // matrix (ciphertexts, no other owner's update), a bare Publish and the
+  // notice that the run is over.
+  void ExpectHolderViews(const std::string& run_id, const nlohmann::json& model) {
+    const std::string text = ReadText(dir() / "capture" / "relay.capture");
+    std::map<std::pair<std::string, std::string>, std::vector<size_t>> boxes;
+    std::map<std::string, int> calls;
+    for (const CaptureRecord& r : ParseCapture(text)) {
+      if (r.tag != 'D') continue;
+      pplda::v1::RelayDown down;
+      ASSERT_TRUE(down.ParseFromArray(r.bytes.data(), static_cast<int>(r.bytes.size())));
+      if (down.has_frame() && down.frame().run_id() == run_id &&
+          down.frame().receiver().rfind("holder-", 0) == 0) {
+        EXPECT_EQ(down.frame().sender().rfind("committee-", 0), 0u)
+            << down.frame().receiver() << " received a frame from " << down.frame().sender();
+        boxes[{down.frame().sender(), down.frame().receiver()}].push_back(
+            down.frame().box().size());
+      }
+      if (!down.has_call()) continue;
+      const pplda::v1::RelayedCall& call = down.call();
+      if (call.has_join() && call.join().header().run_id() == run_id) ++calls["join"];
+      if (call.has_prepare() && call.prepare().header().run_id() == run_id) ++calls["prepare"];
+      if (call.has_iterate() && call.iterate().header().run_id() == run_id) {
+        ++calls["iterate"];
+        EXPECT_EQ(call.iterate().previous_size(), 0) << "a data holder was handed updates";
+      }
+      if (call.has_publish() && call.publish().header().run_id() == run_id) {
+        ++calls["publish"];
+        EXPECT_EQ(call.publish().last_size(), 0);
+        EXPECT_FALSE(call.publish().decrypt());
+      }
+      EXPECT_FALSE(call.has_vocabulary() && call.vocabulary().header().run_id() == run_id);
+      EXPECT_FALSE(call.has_resume() && call.resume().header().run_id() == run_id);
+      if (call.has_abort() && call.abort().header().run_id() == run_id) {
+        ++calls["abort"];  // the run is over: its state may go
+        EXPECT_TRUE(call.abort().run_published());
+      }
+    }
+    const std::map<std::string, int> expected_calls = {{"abort", kRelayHolders},
+                                                       {"iterate", kRelayHolders * kIterations},
+                                                       {"join", kRelayHolders},
+                                                       {"prepare", kRelayHolders},
+                                                       {"publish", kRelayHolders}};
+    EXPECT_EQ(calls, expected_calls);
+    ASSERT_EQ(boxes.size(), static_cast<size_t>(kCommittee * kHolders));
+    for (const auto& [route, sizes] : boxes) {
+      const int h = std::stoi(route.second.substr(std::string("holder-").size()));
+      const int64_t tokens =
+          model["metadata"]["corpus"]["parties"][kCommittee + h]["tokens"].get<int64_t>();
+      const size_t reveal = 8 * ((tokens * (kTopics - 1) + 63) / 64);
+      std::vector<size_t> payloads = {32};
+      for (int it = 0; it < kIterations; ++it) payloads.insert(payloads.end(), {32, reveal});
+      ASSERT_EQ(sizes.size(), payloads.size()) << route.first << " -> " << route.second;
+      // box = nonce (24) || MAC (16) || SealedContent; the content's fields
+      // beside the payload are known but for the iteration and round
+      // (0 to 12 bytes) and the payload's tag and length (2 to 3).
+      pplda::v1::SealedContent bare;
+      bare.mutable_header()->set_protocol_version(net::kProtocolVersion);
+      bare.mutable_header()->set_run_id(run_id);
+      bare.mutable_header()->set_sender(route.first);
+      bare.set_receiver(route.second);
+      const size_t base = 40 + bare.ByteSizeLong();
+      for (size_t f = 0; f < sizes.size(); ++f) {
+        ASSERT_GE(sizes[f], base + payloads[f] + 2) << route.first << " -> " << route.second;
+        EXPECT_LE(sizes[f], base + payloads[f] + 15)
+            << route.first << " -> " << route.second << ": frame " << f << " of " << sizes[f]
+            << " bytes, expected a payload of " << payloads[f];
+      }
+    }
   }
 
   std::string Address(int i) const { return absl::StrCat("127.0.0.1:", ports_[i + 1]); }
@@ -322,6 +447,7 @@ TEST_F(DataHoldersTest, TenHoldersAndACommitteeOfThreePublishSimulatesModelAndSu
     EXPECT_EQ(ReadText(mixtures), ReadText(dir() / "simulate" / "mixtures" / (name + ".csv")))
         << name;
   }
+  ExpectHolderViews(*run_id, *model);
   for (int j = 0; j < kCommittee; ++j) {
     // A committee member holds no documents: its mixtures file has no rows.
     const std::filesystem::path mixtures = State(j) / "runs" / *run_id / "mixtures.csv";
@@ -333,8 +459,10 @@ TEST_F(DataHoldersTest, TenHoldersAndACommitteeOfThreePublishSimulatesModelAndSu
   constexpr int kVictim = kCommittee + 2;
   absl::StatusOr<std::string> second = StartRun();
   ASSERT_TRUE(second.ok()) << second.status();
-  const std::string iterating = WaitForStatus(*second, "iteration 1/", std::chrono::seconds(300));
-  ASSERT_THAT(iterating, HasSubstr("iteration 1/"));
+  // Killed once it has run iteration 1 (read off its log: an iteration
+  // takes a fraction of a second, faster than `pplda run status` polls).
+  E2E_ASSERT_OK(owners_[kVictim]->WaitForLog(absl::StrCat("run ", *second, ": iteration 1 done"),
+                                             std::chrono::seconds(300)));
   owners_[kVictim]->Kill();
   const std::string waiting = WaitForStatus(*second, ": waiting", std::chrono::seconds(120));
   ASSERT_THAT(waiting, HasSubstr(": waiting"));
@@ -383,6 +511,55 @@ TEST_F(DataHoldersTest, TenHoldersAndACommitteeOfThreePublishSimulatesModelAndSu
   EXPECT_NE(refused.exit_code, 0) << refused.Describe();
   EXPECT_THAT(refused.output, HasSubstr("party.key_share"));
   EXPECT_THAT(refused.output, HasSubstr("holds no key share"));
+}
+
+// DP training with data holders on a key the committee generated with no
+// dealer: the committee's members add the noise
+// (the holders add none), the daemons publish exactly what `pplda simulate
+// --committee 3` publishes with the same flags, key and seeds, the model's
+// statement says who added the noise and what a coalition may hold, and a
+// data holder with a privacy budget debits the run in its own ledger.
+TEST_F(DataHoldersTest, ADpRunOnADealerFreeKeyPublishesSimulatesModelAndDebitsAHoldersLedger) {
+  if (!party::InsecureTestRandomnessAllowed()) {
+    GTEST_SKIP() << "needs a build with PPLDA_INSECURE_TEST_RANDOMNESS=ON";
+  }
+  ASSERT_FALSE(temp_.path().empty());
+  E2E_ASSERT_OK(Prepare(/*deal_key=*/false));
+  E2E_ASSERT_OK(GenerateCommitteeKey());
+  const std::string config = ReadText(Config("holder-0"));
+  E2E_ASSERT_OK(WriteText(Config("holder-0"),
+                          absl::StrReplaceAll(config, {{"[party]\n",
+                                                        "[party]\nprivacy_budget_epsilon = 20\n"
+                                                        "privacy_budget_delta = 1e-4\n"}})));
+  E2E_ASSERT_OK(StartAll());
+  const std::vector<std::string> dp = {"--dp-epsilon",        "8", "--dp-max-tokens", "3",
+                                       "--dp-max-term-count", "2"};
+  absl::StatusOr<std::string> run_id = StartRun(dp);
+  ASSERT_TRUE(run_id.ok()) << run_id.status();
+  ASSERT_THAT(WaitForStatus(*run_id, ": published", std::chrono::seconds(600)),
+              HasSubstr(": published"));
+  absl::StatusOr<nlohmann::json> model = Result(*run_id);
+  ASSERT_TRUE(model.ok()) << model.status();
+  absl::StatusOr<nlohmann::json> sim = Simulate(dp, /*dp=*/true);
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  EXPECT_EQ((*model)["topic_term_counts"], (*sim)["topic_term_counts"])
+      << "the daemons' DP counts differ from simulate --committee 3's";
+  const nlohmann::json& privacy = (*model)["metadata"]["privacy"];
+  EXPECT_TRUE(privacy["counts_private"].get<bool>());
+  EXPECT_LE(privacy["differential_privacy"]["epsilon"].get<double>(), 8.0);
+  EXPECT_EQ(privacy["dp_training"]["distributed_noise"]["noise_parties"], 3);
+  EXPECT_FALSE((*model)["metadata"]["corpus"]["parties"][0].is_object())
+      << "a DP model file names the participants but holds no token count";
+  const std::string leakage = privacy["leakage"].get<std::string>();
+  EXPECT_THAT(leakage, HasSubstr("3 compute parties (the committee; the 10 data holders "
+                                 "outside it add no noise)"));
+  EXPECT_THAT(leakage, HasSubstr("together with any number of data holders"));
+  EXPECT_EQ(privacy["secure_protocol"]["key_origin"], "distributed");
+
+  const std::string ledger = ReadText(State(kCommittee) / "privacy_ledger.json");
+  EXPECT_THAT(ledger, HasSubstr(*run_id)) << "holder-0 did not debit its ledger";
+  EXPECT_FALSE(std::filesystem::exists(State(kCommittee + 1) / "privacy_ledger.json"))
+      << "holder-1 has no budget, so no ledger";
 }
 
 }  // namespace

@@ -43,6 +43,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -640,6 +641,28 @@ inline void ExpectARealRunPublishes(const LocalConsortium& c) {
                                  std::chrono::seconds(300));
   EXPECT_EQ(start.exit_code, 0) << start.Describe();
   EXPECT_NE(start.output.find(": published"), std::string::npos) << start.Describe();
+}
+
+struct CaptureRecord {
+  char tag;
+  std::string_view bytes;
+};
+
+// The records of a capture file (net/capture_file.h): tag, 4-byte
+// little-endian length, bytes. Views into `text`.
+inline std::vector<CaptureRecord> ParseCapture(const std::string& text) {
+  std::vector<CaptureRecord> out;
+  size_t at = 0;
+  while (at + 5 <= text.size()) {
+    uint32_t size = 0;
+    for (int i = 0; i < 4; ++i)
+      size |= static_cast<uint32_t>(static_cast<uint8_t>(text[at + 1 + i])) << (8 * i);
+    if (at + 5 + size > text.size()) break;
+    out.push_back(CaptureRecord{text[at], std::string_view(text).substr(at + 5, size)});
+    at += 5 + size;
+  }
+  EXPECT_EQ(at, text.size()) << "a truncated record";
+  return out;
 }
 
 // Mode bits of a file (e.g. 0600).

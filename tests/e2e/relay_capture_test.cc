@@ -47,28 +47,6 @@ using ::testing::HasSubstr;
 
 constexpr size_t kPiece = 16;
 
-struct CaptureRecord {
-  char tag;
-  std::string_view bytes;
-};
-
-// The records of a capture file (net/capture_file.h): tag, 4-byte
-// little-endian length, bytes. Views into `text`.
-std::vector<CaptureRecord> ParseCapture(const std::string& text) {
-  std::vector<CaptureRecord> out;
-  size_t at = 0;
-  while (at + 5 <= text.size()) {
-    uint32_t size = 0;
-    for (int i = 0; i < 4; ++i)
-      size |= static_cast<uint32_t>(static_cast<uint8_t>(text[at + 1 + i])) << (8 * i);
-    if (at + 5 + size > text.size()) break;
-    out.push_back(CaptureRecord{text[at], std::string_view(text).substr(at + 5, size)});
-    at += 5 + size;
-  }
-  EXPECT_EQ(at, text.size()) << "a truncated record";
-  return out;
-}
-
 bool HighEntropy(std::string_view piece) {
   bool seen[256] = {};
   int distinct = 0;

@@ -57,20 +57,22 @@ TEST(RunParametersTest, BadDpOptionsAreRefused) {
   EXPECT_EQ(CheckRunParameters(p).code(), absl::StatusCode::kInvalidArgument);
 }
 
-// DP training and the DP vocabulary are not served with data holders
-// outside the committee; without them, or without DP, runs pass.
-TEST(RunParametersTest, DpWithDataHoldersIsRefused) {
+// The DP vocabulary is not served with data holders outside the
+// committee; DP training is, and runs without holders pass.
+TEST(RunParametersTest, TheDpVocabularyWithDataHoldersIsRefused) {
   pplda::v1::RunParameters dp = Valid();
   dp.set_dp_epsilon(4);
   dp.set_dp_delta(1e-5);
   EXPECT_TRUE(CheckServedWithDataHolders(dp, 0).ok());
+  EXPECT_TRUE(CheckServedWithDataHolders(dp, 10).ok());
   EXPECT_TRUE(CheckServedWithDataHolders(Valid(), 10).ok());
-  const absl::Status refused = CheckServedWithDataHolders(dp, 10);
+  pplda::v1::RunParameters vocab = dp;
+  vocab.set_dp_vocab_epsilon(1);
+  EXPECT_TRUE(CheckServedWithDataHolders(vocab, 0).ok());
+  const absl::Status refused = CheckServedWithDataHolders(vocab, 10);
   EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(refused.message(), ::testing::HasSubstr("10 data holders outside the committee"));
-  pplda::v1::RunParameters vocab = Valid();
-  vocab.set_dp_vocab_epsilon(1);
-  EXPECT_EQ(CheckServedWithDataHolders(vocab, 1).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(refused.message(), ::testing::HasSubstr("--dp-vocab-epsilon"));
 }
 
 TEST(RunParametersTest, InputsAreReadOffTheMessage) {

@@ -94,24 +94,33 @@ const std::vector<std::vector<std::vector<lda::TermId>>>& Docs() {
 }
 
 // Three parties, K = 3, V = 4, fixed documents and initial topics, DP
-// releases at the start of the given iterations.
-Consortium Make(int iterations, std::vector<int> noisy) {
+// releases at the start of the given iterations. With `holders` the
+// documents are three data holders', served by a committee of three
+// without documents.
+Consortium Make(int iterations, std::vector<int> noisy, bool holders = false) {
   Consortium c;
   c.key = *crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, 3, 2, 3);
   c.config = std::make_unique<crypto::MpcConfig>(*crypto::MpcConfig::Create(3, 1));
   protocol::SecureLdaOptions o;
   o.num_topics = 3;
   o.dp = Noise(iterations, std::move(noisy));
+  const std::vector<int64_t> tokens = {3, 2, 1};
   c.plan = std::make_unique<protocol::SecureLdaPlan>(
-      *protocol::SecureLdaPlan::Create(o, 4, {3, 2, 1}, c.key.public_key->paillier(), *c.config));
-  std::vector<simulation::InProcessPartyInput> inputs = {
+      holders ? *protocol::SecureLdaPlan::Create(o, 4, {0, 0, 0}, c.key.public_key->paillier(),
+                                                 *c.config, tokens)
+              : *protocol::SecureLdaPlan::Create(o, 4, tokens, c.key.public_key->paillier(),
+                                                 *c.config));
+  std::vector<simulation::InProcessPartyInput> owners = {
       {Docs()[0], {{0, 2, 2}}}, {Docs()[1], {{1, 2}}}, {Docs()[2], {{0}}}};
+  std::vector<simulation::InProcessPartyInput> members(3);
+  if (!holders) members = std::move(owners);
   auto rngs = [](int party,
                  party::PartyRandomSource source) -> std::unique_ptr<crypto::SecureRng> {
     return std::make_unique<crypto::SeededRng>(700 + 10 * party + static_cast<int>(source));
   };
-  c.group = *simulation::InProcessPartyGroup::Create(std::move(inputs), "r", *c.plan, *c.config,
-                                                     c.key, rngs, nullptr);
+  c.group = *simulation::InProcessPartyGroup::Create(
+      std::move(members), "r", *c.plan, *c.config, c.key, rngs, nullptr,
+      holders ? std::move(owners) : std::vector<simulation::InProcessPartyInput>{});
   c.coordinator = *coordinator::LdaCoordinator::Create("r", *c.plan, c.key.public_key, nullptr);
   return c;
 }
@@ -144,11 +153,14 @@ std::vector<int64_t> DecryptTotals(const Consortium& c,
   return *c.plan->layout().UnpackInt64(plain, c.plan->num_topics());
 }
 
-// Term-major exact counts of the parties' current assignments.
+// Term-major exact counts of the owners' current assignments (the data
+// holders' when there are any).
 std::vector<int64_t> ExactCounts(const Consortium& c) {
   std::vector<int64_t> out(4 * 3, 0);
+  const bool holders = c.plan->num_holders() > 0;
   for (int p = 0; p < 3; ++p) {
-    const auto topics = c.group->party(p).Assignments();
+    const auto topics =
+        holders ? c.group->holder(p).Assignments() : c.group->party(p).Assignments();
     for (size_t m = 0; m < topics.size(); ++m) {
       for (size_t i = 0; i < topics[m].size(); ++i) ++out[Docs()[p][m][i] * 3 + topics[m][i]];
     }
@@ -173,10 +185,17 @@ TEST(SecureDpTest, PlanWidensValuesAndKeepsTheZeroGuard) {
   EXPECT_EQ(plan.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
-// Every fold: noisy copy = exact + sum of the parties' noise; the exact
-// matrix holds no noise; releases are fresh; publication is the last one.
-TEST(SecureDpTest, NoisyCopyIsExactCountsPlusEveryPartysNoise) {
-  Consortium c = Make(2, {1, 2});
+// Every fold: noisy copy = exact + sum of the compute parties' noise; the
+// exact matrix holds no noise; releases are fresh; publication is the last
+// one. With data holders (true) the committee's members add all the noise
+// and the holders' updates carry none.
+class SecureDpReleaseTest : public ::testing::TestWithParam<bool> {};
+
+INSTANTIATE_TEST_SUITE_P(Roles, SecureDpReleaseTest, ::testing::Bool());
+
+TEST_P(SecureDpReleaseTest, NoisyCopyIsExactCountsPlusEveryComputePartysNoise) {
+  const bool holders = GetParam();
+  Consortium c = Make(2, {1, 2}, holders);
   protocol::EncryptedCounts own("r", *c.plan, c.key.public_key, nullptr);
   auto updates = c.group->InitialCounts();
   ASSERT_TRUE(updates.ok()) << updates.status();
@@ -186,7 +205,12 @@ TEST(SecureDpTest, NoisyCopyIsExactCountsPlusEveryPartysNoise) {
     ASSERT_TRUE(c.coordinator->Fold(*updates, it).ok()) << it;
     if (it < 2) {
       std::vector<int64_t> noise(12, 0), noise_totals(3, 0);
+      ASSERT_EQ(updates->size(), holders ? 6u : 3u);
       for (const protocol::CountUpdate& u : *updates) {
+        if (u.party >= 3) {
+          EXPECT_TRUE(u.noise_matrix.empty() && u.noise_totals.empty()) << "holder " << u.party;
+          continue;
+        }
         ASSERT_EQ(u.noise_matrix.size(), c.plan->MatrixCiphertexts()) << "party " << u.party;
         const std::vector<int64_t> z = DecryptMatrix(c, u.noise_matrix);
         const std::vector<int64_t> zt = DecryptTotals(c, u.noise_totals);
@@ -214,7 +238,7 @@ TEST(SecureDpTest, NoisyCopyIsExactCountsPlusEveryPartysNoise) {
       EXPECT_EQ(DecryptMatrix(c, own.draw_matrix()), expected) << it;
       EXPECT_EQ(DecryptTotals(c, own.draw_totals()), expected_totals) << it;
       EXPECT_EQ(own.release_iteration(), it + 1);
-      auto out = c.group->Iterate(it + 1, *updates, {});
+      auto out = c.group->Iterate(it + 1, *updates, own.draw_matrix());
       ASSERT_TRUE(out.ok()) << out.status();
       *updates = out->updates;
     } else {
