@@ -225,6 +225,7 @@ absl::StatusOr<simulation::SecureVocabularyResult> SecureDpVocabulary(
   o.max_terms_per_document = options.max_terms_per_document;
   o.threshold = f.dp_vocab_threshold;
   o.threads = f.threads;
+  o.committee = f.committee;
   o.run_id = "local-simulation/dp-vocabulary";
   ASSIGN_OR_RETURN(simulation::SecureVocabularyResult r,
                    simulation::RunSecureDpVocabularyOnDocuments(
@@ -480,16 +481,6 @@ absl::Status WriteMixtures(const SimulateFlags& f, const std::vector<NamedPath>&
 // Flags of this command that conflict with each other or with DP.
 absl::Status CheckSimulateFlags(const SimulateFlags& f, const privacy::DpTrainingOptions& dp) {
   RETURN_IF_ERROR(CheckSecureDpVocabularyFlags(f, dp));
-  if (f.committee > 0 && !f.dp_vocab_candidates.empty()) {
-    return absl::InvalidArgumentError(
-        "--committee cannot be used with --dp-vocab-candidates yet: the secure DP vocabulary "
-        "runs among the data holders as compute parties");
-  }
-  if (f.committee > 0 && f.dealer_free_key) {
-    return absl::InvalidArgumentError(
-        "--committee cannot be used with --dealer-free-key yet: the committee's key is dealt "
-        "here (--key-bits) or read from --key-dir");
-  }
   if (!dp.counts) return absl::OkStatus();
   RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp.counts, f.iterations));
   if (!f.mixtures_dir.empty()) {

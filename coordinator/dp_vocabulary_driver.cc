@@ -46,16 +46,18 @@ absl::StatusOr<DrivenDpVocabulary> DriveDpVocabulary(VocabularyPartyGroup& parti
                                                      ThreadPool* pool) {
   const auto start = std::chrono::steady_clock::now();
   const uint64_t n = static_cast<uint64_t>(parties.num_parties());
+  const uint64_t owners = n + static_cast<uint64_t>(parties.num_holders());
   const uint64_t ct_bytes = key->paillier().ciphertext_bytes();
   DrivenDpVocabulary out;
   ASSIGN_OR_RETURN(std::vector<protocol::VocabularyContribution> contributions,
                    parties.Contribute());
-  if (contributions.size() != n || contributions.empty()) {
+  if (contributions.size() != owners || contributions.empty()) {
     return absl::InternalError(absl::StrCat("DP vocabulary: ", contributions.size(),
-                                            " contributions from ", n, " parties"));
+                                            " contributions from ", owners, " participants"));
   }
   out.contribution_bytes = contributions[0].counts.size() * ct_bytes;
-  out.coordinator_bytes += n * (1 + n) * out.contribution_bytes;
+  // Every contribution in, and relayed to every compute party.
+  out.coordinator_bytes += owners * (1 + n) * out.contribution_bytes;
   ASSIGN_OR_RETURN(std::vector<crypto::PartialDecryptionBatch> partials,
                    parties.SumAndDecrypt(contributions, key->threshold()));
   ASSIGN_OR_RETURN(out.noisy_counts, VerifiedNoisyCounts(contributions, partials, plan, key, pool));

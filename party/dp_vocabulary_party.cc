@@ -74,7 +74,8 @@ absl::StatusOr<protocol::VocabularyContribution> DpVocabularyParty::Contribute(
 }
 
 absl::StatusOr<protocol::CountsDigest> DpVocabularyParty::AcceptContributions(
-    absl::Span<const protocol::VocabularyContribution> contributions) {
+    absl::Span<const protocol::VocabularyContribution> contributions,
+    absl::Span<const protocol::CountsDigest> holder_digests) {
   if (!sent_) {
     return absl::FailedPreconditionError(
         absl::StrCat("party ", party_, ": DP vocabulary contributions before its own"));
@@ -84,14 +85,23 @@ absl::StatusOr<protocol::CountsDigest> DpVocabularyParty::AcceptContributions(
         absl::StrCat("party ", party_, ": the DP vocabulary contributions were already summed"));
   }
   const crypto::ThresholdPublicKey& key = *key_share_.public_key();
-  const int n = key.num_parties();
+  const int members = key.num_parties();
+  const int holders = plan_.options.holders;
+  const int n = members + holders;  // every owner contributes
+  if (holder_digests.size() != static_cast<size_t>(holders)) {
+    return absl::InvalidArgumentError(absl::StrCat("DP vocabulary: ", holder_digests.size(),
+                                                   " data holders' digests for ", holders,
+                                                   " data holders"));
+  }
   const size_t length = layout_.NumPlaintexts(static_cast<size_t>(plan_.candidates));
   std::vector<const protocol::VocabularyContribution*> by_party(n, nullptr);
   for (const protocol::VocabularyContribution& c : contributions) {
     if (c.party < 0 || c.party >= n || by_party[c.party] != nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "DP vocabulary: a contribution from party ", c.party,
-          c.party >= 0 && c.party < n ? " given twice" : ", which is not a compute party"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("DP vocabulary: a contribution from party ", c.party,
+                       c.party >= 0 && c.party < n
+                           ? " given twice"
+                           : ", which is not a compute party or data holder of the run"));
     }
     if (c.run_id != run_id_ || c.counts.size() != length) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -114,6 +124,15 @@ absl::StatusOr<protocol::CountsDigest> DpVocabularyParty::AcceptContributions(
         absl::StrCat("party ", party_,
                      ": the DP vocabulary contribution relayed as its own is not the one "
                      "it sent"));
+  }
+  for (int h = 0; h < holders; ++h) {
+    const int owner = members + h;
+    if (protocol::HolderContributionDigest(run_id_, owner, by_party[owner]->counts,
+                                           key.paillier()) != holder_digests[h]) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "party ", party_, ": the DP vocabulary contribution relayed as data holder ", h,
+          "'s is not the one it sent this party over its own link: refusing to sum it"));
+    }
   }
   sum_ = protocol::SumContributions(key.paillier(), by_party);
   std::vector<crypto::Ciphertext> list;  // party order

@@ -76,9 +76,15 @@ class DpVocabularyParty {
   // Step 2. InvalidArgument naming the party whose contribution is missing,
   // repeated, of the wrong run or length, or not a ciphertext;
   // FailedPrecondition before Contribute or when the party's own
-  // contribution is not the one it sent.
+  // contribution is not the one it sent. With data holders outside the
+  // committee (the plan's holders, owners n .. n + holders - 1, adding no
+  // noise), `holder_digests[h]` is what holder h sent this member over its
+  // own link (protocol::HolderContributionDigest): contribution n + h must
+  // hash to it (FailedPrecondition naming the holder), so that no holder's
+  // histogram enters the sum but as the holder sent it, once.
   absl::StatusOr<protocol::CountsDigest> AcceptContributions(
-      absl::Span<const protocol::VocabularyContribution> contributions);
+      absl::Span<const protocol::VocabularyContribution> contributions,
+      absl::Span<const protocol::CountsDigest> holder_digests = {});
   // Step 3. FailedPrecondition before step 2, or naming the first party
   // whose digest differs from this party's (InvalidArgument for a wrong
   // count of digests).

@@ -11,9 +11,11 @@
 #include "privacy/document_caps.h"
 #include "protocol/consortium_policy.h"
 #include "protocol/data_holder_rounds.h"
+#include "protocol/dp_vocabulary_messages.h"
 #include "protocol/encrypted_counts.h"
 #include "protocol/run_parameters.h"
 #include "protocol/two_holder_disclosure.h"
+#include "protocol/vocabulary_digest.h"
 #include "protocol/wire.h"
 
 namespace pplda::party {
@@ -38,16 +40,22 @@ absl::StatusOr<std::unique_ptr<HolderSession>> HolderSession::Create(
       transport.num_parties() != resources.num_parties + resources.num_holders) {
     return absl::InternalError("holder session: the transport is not this holder's");
   }
-  RETURN_IF_ERROR(protocol::CheckServedWithDataHolders(parameters, resources.num_holders));
   auto session =
       std::unique_ptr<HolderSession>(new HolderSession(run_id, parameters, resources, transport));
+  ASSIGN_OR_RETURN(session->dp_vocabulary_,
+                   protocol::DpVocabularyFromParameters(parameters, resources.num_parties,
+                                                        resources.corpus->vocabulary.size(),
+                                                        resources.num_holders));
   if (const std::optional<privacy::DpCountOptions> dp =
-          protocol::DpOptionsFromParameters(parameters)) {
+          protocol::TrainingDpOptions(parameters, session->dp_vocabulary_)) {
     RETURN_IF_ERROR(
         privacy::ValidateDpCountOptions(*dp, static_cast<int>(parameters.iterations())));
-    session->capped_corpus_ =
-        std::make_unique<lda::Corpus>(privacy::CapDocuments(*resources.corpus, dp->caps, nullptr));
-    session->resources_.corpus = session->capped_corpus_.get();
+    // With a DP vocabulary the documents are capped once restricted to it.
+    if (!session->dp_vocabulary_.has_value()) {
+      session->capped_corpus_ = std::make_unique<lda::Corpus>(
+          privacy::CapDocuments(*resources.corpus, dp->caps, nullptr));
+      session->resources_.corpus = session->capped_corpus_.get();
+    }
   }
   for (int s = 0; s < kPartyRandomSources; ++s) {
     std::unique_ptr<crypto::SecureRng> rng =
@@ -58,9 +66,23 @@ absl::StatusOr<std::unique_ptr<HolderSession>> HolderSession::Create(
   return session;
 }
 
+int64_t HolderSession::join_tokens() const {
+  // With a DP vocabulary the totals over the candidates stay here (as a
+  // compute party's, party_session.h): only whether there are documents.
+  if (dp_vocabulary_.has_value()) return tokens() > 0 ? 1 : 0;
+  return tokens();
+}
+
+int64_t HolderSession::join_documents() const {
+  return dp_vocabulary_.has_value() ? 0 : documents();
+}
+
 std::string HolderSession::state() const {
   if (failed_) return "failed";
   if (published_) return "published";
+  if (holder_ == nullptr && vocabulary_steps_ > 0) {
+    return absl::StrCat("DP vocabulary step ", vocabulary_steps_, " of 2");
+  }
   if (holder_ == nullptr) return "joined";
   return absl::StrCat("iteration ", holder_->iterations_done());
 }
@@ -84,17 +106,102 @@ absl::StatusOr<T> HolderSession::Guard(absl::StatusOr<T> result) {
 }
 
 absl::StatusOr<pplda::v1::VocabularyReply> HolderSession::Vocabulary(
-    const pplda::v1::VocabularyRequest& /*request*/) {
-  return absl::FailedPreconditionError(
-      absl::StrCat("run ", run_id_,
-                   ": a data holder outside the committee takes no part in a "
-                   "DP vocabulary (not served with data holders yet)"));
+    const pplda::v1::VocabularyRequest& request) {
+  RETURN_IF_ERROR(CheckUsable("the DP vocabulary"));
+  if (!dp_vocabulary_.has_value()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id_,
+                     " has no DP vocabulary (dp_vocab_epsilon 0): its vocabulary is the "
+                     "consortium's file"));
+  }
+  if (plan_ != nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is already prepared"));
+  }
+  // Each step once, in order: contribute, then select.
+  const bool contribute = request.step_case() == pplda::v1::VocabularyRequest::kContribute;
+  const bool select = request.step_case() == pplda::v1::VocabularyRequest::kSelect;
+  if (!contribute && !select) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "run ", run_id_,
+        ": a data holder's DP vocabulary steps are contribute and select (it decrypts nothing)"));
+  }
+  if ((contribute && vocabulary_steps_ != 0) || (select && vocabulary_steps_ != 1)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id_, ": DP vocabulary step '",
+                     contribute ? "contribute" : "select", "' asked after ", vocabulary_steps_,
+                     " of a data holder's 2 (contribute, select, each once)"));
+  }
+  absl::StatusOr<pplda::v1::VocabularyReply> reply =
+      contribute ? DoContributeVocabulary() : DoSelectVocabulary();
+  if (reply.ok()) ++vocabulary_steps_;
+  return Guard(std::move(reply));
+}
+
+absl::Status HolderSession::EnsureLinks() {
+  if (links_.has_value()) return absl::OkStatus();
+  // Before the plan: only bytes travel (BuildPlan makes the plan's links).
+  const int n = resources_.num_parties;
+  ASSIGN_OR_RETURN(crypto::MpcConfig config,
+                   crypto::MpcConfig::Create(n, protocol::MpcThreshold(n)));
+  ASSIGN_OR_RETURN(crypto::CommitteeLinks links,
+                   crypto::CommitteeLinks::Create(transport_, config.shamir()));
+  links_.emplace(std::move(links));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<pplda::v1::VocabularyReply> HolderSession::DoContributeVocabulary() {
+  ASSIGN_OR_RETURN(vocabulary_holder_,
+                   DpVocabularyHolder::Create(
+                       run_id_, resources_.party_index, dp_vocabulary_->plan, resources_.public_key,
+                       rng(PartyRandomSource::kVocabularyEncryptor), resources_.pool));
+  // The run's whole budget, the vocabulary's included, before this
+  // holder's documents enter any release.
+  if (tokens() > 0) {
+    RETURN_IF_ERROR(DebitRunBudget(resources_.state_dir, run_id_,
+                                   protocol::DpOptionsFromParameters(parameters_),
+                                   resources_.privacy_budget));
+  }
+  ASSIGN_OR_RETURN(
+      protocol::VocabularyContribution mine,
+      vocabulary_holder_->Contribute(*resources_.corpus, resources_.corpus->vocabulary));
+  RETURN_IF_ERROR(EnsureLinks());
+  const protocol::CountsDigest& digest = vocabulary_holder_->contribution_digest();
+  for (int j = 0; j < resources_.num_parties; ++j) {
+    RETURN_IF_ERROR(links_->SendToMember(j, protocol::kVocabularyContributionRound,
+                                         std::vector<uint8_t>(digest.begin(), digest.end())));
+  }
+  pplda::v1::VocabularyReply reply;
+  *reply.mutable_contribution() =
+      crypto::CiphertextBatchToProto(*resources_.public_key, mine.counts);
+  return reply;
+}
+
+absl::StatusOr<pplda::v1::VocabularyReply> HolderSession::DoSelectVocabulary() {
+  std::vector<std::vector<lda::TermId>> by_member;
+  for (int j = 0; j < resources_.num_parties; ++j) {
+    ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes,
+                     links_->ReceiveFromMember(j, protocol::kVocabularySelectionRound));
+    ASSIGN_OR_RETURN(std::vector<lda::TermId> selected, protocol::DecodeSelection(bytes));
+    by_member.push_back(std::move(selected));
+  }
+  ASSIGN_OR_RETURN(std::vector<lda::TermId> selected,
+                   vocabulary_holder_->AcceptSelection(by_member));
+  // The corpus the reply counts is the selected one, so first select.
+  const std::string sha = UseSelectedVocabulary(std::move(selected));
+  return SelectionReply(sha, *resources_.corpus);
+}
+
+std::string HolderSession::UseSelectedVocabulary(std::vector<lda::TermId> selected) {
+  selected_terms_ = std::move(selected);
+  return party::UseSelectedVocabulary(
+      selected_terms_, protocol::TrainingDpOptions(parameters_, dp_vocabulary_)->caps,
+      &capped_corpus_, &resources_.corpus, &parameters_);
 }
 
 absl::Status HolderSession::BuildPlan(const std::vector<int64_t>& tokens) {
   ASSIGN_OR_RETURN(
       protocol::RunPlanInputs inputs,
-      protocol::RunPlanInputsFromParameters(parameters_, std::nullopt, resources_.num_parties));
+      protocol::RunPlanInputsFromParameters(parameters_, dp_vocabulary_, resources_.num_parties));
   ASSIGN_OR_RETURN(protocol::RunPlan plan,
                    protocol::DeriveOwnersRunPlan(inputs, resources_.corpus->vocabulary.size(),
                                                  tokens, resources_.public_key->paillier()));
@@ -142,6 +249,11 @@ absl::StatusOr<pplda::v1::PrepareReply> HolderSession::Prepare(
   if (plan_ != nullptr) {
     return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is already prepared"));
   }
+  if (dp_vocabulary_.has_value() && vocabulary_steps_ != 2) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id_, " selects its vocabulary by DP first: Prepare after ",
+                     vocabulary_steps_, " of a data holder's 2 DP vocabulary steps"));
+  }
   return Guard(DoPrepare(request));
 }
 
@@ -156,7 +268,10 @@ absl::StatusOr<pplda::v1::PrepareReply> HolderSession::DoPrepare(
         protocol::DataHolders(tokens), dp.has_value(), resources_.accept_two_holder_disclosure,
         "accept_two_holder_disclosure = true in this party's party.toml"));
   }
-  RETURN_IF_ERROR(DebitRunBudget(resources_.state_dir, run_id_, dp, resources_.privacy_budget));
+  // With a DP vocabulary the run's budget was debited at its contribution.
+  if (!dp_vocabulary_.has_value()) {
+    RETURN_IF_ERROR(DebitRunBudget(resources_.state_dir, run_id_, dp, resources_.privacy_budget));
+  }
   RETURN_IF_ERROR(BuildPlan(tokens));
   RETURN_IF_ERROR(CheckPlanAttestations());
   // DP: the initial topics come from the secret source, whatever seed is
@@ -260,6 +375,7 @@ absl::Status HolderSession::SaveRunState(int iteration, const pplda::v1::CountUp
   pplda::v1::PartyRunState state = RunStateBoundary(
       run_id_, resources_.participant, iteration, plan_digest_, resources_.party_index, parameters_,
       tokens_per_owner_, holder_->Assignments());
+  for (lda::TermId t : selected_terms_) state.add_selected_terms(static_cast<uint32_t>(t));
   *state.mutable_sent() = sent;
   return WriteRunStateBoundary(resources_.state_dir, run_id_, state, &current_file_iteration_);
 }
@@ -279,6 +395,13 @@ absl::StatusOr<std::unique_ptr<HolderSession>> HolderSession::Resume(
 
 absl::Status HolderSession::RestoreFrom(const pplda::v1::PartyRunState& state) {
   const int owners = resources_.num_parties + resources_.num_holders;
+  if (dp_vocabulary_.has_value()) {
+    // The run's documents over the terms the DP vocabulary selected.
+    ASSIGN_OR_RETURN(std::vector<lda::TermId> selected,
+                     SavedSelectedTerms(run_id_, state, resources_.corpus->vocabulary.size()));
+    UseSelectedVocabulary(std::move(selected));
+    vocabulary_steps_ = 2;
+  }
   if (state.party_index() != static_cast<uint32_t>(resources_.party_index) ||
       state.tokens_per_party_size() != owners) {
     return absl::FailedPreconditionError(absl::StrCat(

@@ -6,12 +6,17 @@
 // (party/data_holder.h); the session adds the calls, the checks and the
 // files:
 //   Create (Join)  the run parameters checked as a compute party checks
-//                  them, the vocabulary's SHA-256; a run with a DP
-//                  vocabulary is refused (CheckServedWithDataHolders); DP
-//                  training caps the documents (privacy/document_caps.h)
-//                  before their token count is reported;
-//   Vocabulary     refused (FailedPrecondition): no DP vocabulary with data
-//                  holders;
+//                  them, the vocabulary's SHA-256; DP training caps the
+//                  documents (privacy/document_caps.h) before their token
+//                  count is reported; with a DP vocabulary Join reveals
+//                  only whether it holds documents (as a compute party's);
+//   Vocabulary     with a DP vocabulary, two steps (DpVocabularyHolder):
+//                  contribute (the run's budget debited first when
+//                  party.toml sets one; the contribution's digest to every
+//                  member over its links), then select (every member's
+//                  selection over its links, all equal; the documents
+//                  restricted to it and capped; returns the new totals);
+//                  a decrypt step is refused (a holder decrypts nothing);
 //   Prepare        the plan from every owner's token total; each member's
 //                  digest of the plan the committee agreed on
 //                  (protocol/data_holder_rounds.h, kPlanRound) must be this
@@ -49,8 +54,10 @@
 #include "crypto/mpc/transport.h"
 #include "crypto/paillier/paillier_encryptor.h"
 #include "party/data_holder.h"
+#include "party/dp_vocabulary_holder.h"
 #include "party/party_session.h"
 #include "party/run_session.h"
+#include "protocol/run_dp_budget.h"
 #include "protocol/run_state_file.h"
 
 namespace pplda::party {
@@ -72,8 +79,8 @@ class HolderSession final : public RunSession {
   const std::string& run_id() const override { return run_id_; }
   int64_t tokens() const override { return resources_.corpus->num_tokens(); }
   int64_t documents() const override { return resources_.corpus->num_documents(); }
-  int64_t join_tokens() const override { return tokens(); }
-  int64_t join_documents() const override { return documents(); }
+  int64_t join_tokens() const override;
+  int64_t join_documents() const override;
   bool failed() const override { return failed_; }
   int iterations_done() const override {
     return holder_ == nullptr ? 0 : holder_->iterations_done();
@@ -107,6 +114,13 @@ class HolderSession final : public RunSession {
   // The encryptor and the DataHolder with `topics`.
   absl::Status CreateHolder(std::vector<std::vector<int>> topics);
   absl::StatusOr<pplda::v1::PrepareReply> DoPrepare(const pplda::v1::PrepareRequest& request);
+  // The DP vocabulary's steps; links for their bytes before the plan.
+  absl::Status EnsureLinks();
+  absl::StatusOr<pplda::v1::VocabularyReply> DoContributeVocabulary();
+  absl::StatusOr<pplda::v1::VocabularyReply> DoSelectVocabulary();
+  // The documents over the selected candidates, capped; the run's
+  // vocabulary is then the selection (its SHA-256 returned).
+  std::string UseSelectedVocabulary(std::vector<lda::TermId> selected);
   absl::StatusOr<pplda::v1::IterateReply> DoIterate(const pplda::v1::IterateRequest& request);
   absl::StatusOr<pplda::v1::PublishReply> DoPublish();
   absl::Status RestoreFrom(const pplda::v1::PartyRunState& state);
@@ -119,6 +133,12 @@ class HolderSession final : public RunSession {
   std::vector<std::unique_ptr<crypto::SecureRng>> rngs_;  // by PartyRandomSource
   // DP training: the documents capped (resources_.corpus points here).
   std::unique_ptr<lda::Corpus> capped_corpus_;
+  // The DP vocabulary (dp_vocab_epsilon > 0): its plan, this holder's side,
+  // the steps done (contribute, select) and the selected candidate ids.
+  std::optional<protocol::RunDpVocabulary> dp_vocabulary_;
+  std::unique_ptr<DpVocabularyHolder> vocabulary_holder_;
+  int vocabulary_steps_ = 0;
+  std::vector<lda::TermId> selected_terms_;
   std::unique_ptr<protocol::SecureLdaPlan> plan_;
   std::optional<crypto::MpcConfig> mpc_config_;
   std::optional<crypto::CommitteeLinks> links_;

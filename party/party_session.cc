@@ -48,12 +48,12 @@ absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
       transport.num_parties() != resources.num_parties + resources.num_holders) {
     return absl::InternalError("party session: the transport is not this party's");
   }
-  RETURN_IF_ERROR(protocol::CheckServedWithDataHolders(parameters, resources.num_holders));
   auto session = std::unique_ptr<PartySession>(
       new PartySession(run_id, parameters, resources, transport));
   ASSIGN_OR_RETURN(session->dp_vocabulary_,
                    protocol::DpVocabularyFromParameters(parameters, resources.num_parties,
-                                                        resources.corpus->vocabulary.size()));
+                                                        resources.corpus->vocabulary.size(),
+                                                        resources.num_holders));
   if (const std::optional<privacy::DpCountOptions> dp =
           protocol::TrainingDpOptions(parameters, session->dp_vocabulary_)) {
     RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp, static_cast<int>(parameters.iterations())));
@@ -183,14 +183,26 @@ absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoDecryptVocabulary(
     absl::StatusOr<std::vector<crypto::Ciphertext>> counts =
         crypto::CiphertextBatchFromProto(key, request.contributions(p), ciphertexts);
     if (!counts.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("contributions[", p, "] (compute party ", p,
-                                                     "): ", counts.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("contributions[", p, "] (owner ", p, "): ", counts.status().message()));
     }
     c.counts = *std::move(counts);
     contributions.push_back(std::move(c));
   }
+  // Each data holder's digest of its own contribution, over its own link.
+  RETURN_IF_ERROR(EnsureHolderLinks());
+  std::vector<protocol::CountsDigest> holder_digests(resources_.num_holders);
+  for (int h = 0; h < resources_.num_holders; ++h) {
+    ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes,
+                     holder_links_->ReceiveFromClient(h, protocol::kVocabularyContributionRound));
+    if (bytes.size() != holder_digests[h].size()) {
+      return absl::InvalidArgumentError(absl::StrCat("data holder ", h, " sent a ", bytes.size(),
+                                                     "-byte contribution digest, expected 32"));
+    }
+    std::copy(bytes.begin(), bytes.end(), holder_digests[h].begin());
+  }
   ASSIGN_OR_RETURN(protocol::CountsDigest digest,
-                   vocabulary_party_->AcceptContributions(contributions));
+                   vocabulary_party_->AcceptContributions(contributions, holder_digests));
   // The digests travel over the parties' own links, never the coordinator.
   RETURN_IF_ERROR(CreateEngine());
   const int n = resources_.num_parties;
@@ -219,19 +231,10 @@ absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoDecryptVocabulary(
 }
 
 std::string PartySession::UseSelectedVocabulary(std::vector<lda::TermId> selected) {
-  // The documents over the selected terms, then DP training's caps.
-  const lda::Corpus restricted = privacy::RestrictToTerms(*resources_.corpus, selected, nullptr);
-  const std::optional<privacy::DpCountOptions> training =
-      protocol::TrainingDpOptions(parameters_, dp_vocabulary_);
-  capped_corpus_ =
-      std::make_unique<lda::Corpus>(privacy::CapDocuments(restricted, training->caps, nullptr));
-  resources_.corpus = capped_corpus_.get();
   selected_terms_ = std::move(selected);
-  // From here the run's vocabulary is the selected one (the plan digest
-  // Prepare confirms binds it).
-  const std::string sha = protocol::VocabularySha256(resources_.corpus->vocabulary);
-  parameters_.set_vocabulary_sha256(sha);
-  return sha;
+  return party::UseSelectedVocabulary(
+      selected_terms_, protocol::TrainingDpOptions(parameters_, dp_vocabulary_)->caps,
+      &capped_corpus_, &resources_.corpus, &parameters_);
 }
 
 absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoSelectVocabulary(
@@ -265,13 +268,27 @@ absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoSelectVocabulary(
         "--dp-vocab-epsilon, lower --dp-vocab-max-terms, or use more documents",
         plan.candidates, plan.threshold));
   }
+  // Each data holder selects what every member sends it.
+  RETURN_IF_ERROR(EnsureHolderLinks());
+  for (int h = 0; h < resources_.num_holders; ++h) {
+    RETURN_IF_ERROR(holder_links_->SendToClient(h, protocol::kVocabularySelectionRound,
+                                                protocol::EncodeSelection(selected)));
+  }
+  // The corpus the reply counts is the selected one, so first select.
   const std::string sha = UseSelectedVocabulary(std::move(selected));
-  pplda::v1::VocabularyReply reply;
-  reply.set_vocabulary_sha256(sha);
-  reply.set_vocabulary_size(static_cast<uint32_t>(resources_.corpus->vocabulary.size()));
-  reply.set_tokens(static_cast<uint64_t>(tokens()));
-  reply.set_documents(static_cast<uint64_t>(documents()));
-  return reply;
+  return SelectionReply(sha, *resources_.corpus);
+}
+
+absl::Status PartySession::EnsureHolderLinks() {
+  if (resources_.num_holders == 0 || holder_links_.has_value()) return absl::OkStatus();
+  // Before the plan: only bytes travel (BuildPlan makes the plan's links).
+  const int n = resources_.num_parties;
+  ASSIGN_OR_RETURN(crypto::MpcConfig config,
+                   crypto::MpcConfig::Create(n, protocol::MpcThreshold(n)));
+  ASSIGN_OR_RETURN(crypto::CommitteeLinks links,
+                   crypto::CommitteeLinks::Create(transport_, config.shamir()));
+  holder_links_.emplace(std::move(links));
+  return absl::OkStatus();
 }
 
 absl::Status PartySession::CreateEngine() {

@@ -218,6 +218,8 @@ class PartySession final : public RunSession {
   // The run's documents and vocabulary from the DP vocabulary's selected
   // terms (then capped); returns the run vocabulary's SHA-256.
   std::string UseSelectedVocabulary(std::vector<lda::TermId> selected);
+  // With data holders, before the plan: links for the DP vocabulary's bytes.
+  absl::Status EnsureHolderLinks();
   absl::StatusOr<pplda::v1::PrepareReply> DoPrepare(const pplda::v1::PrepareRequest& request);
   absl::StatusOr<pplda::v1::IterateReply> DoIterate(const pplda::v1::IterateRequest& request);
   absl::StatusOr<pplda::v1::PublishReply> DoPublish(const pplda::v1::PublishRequest& request);

@@ -121,19 +121,8 @@ absl::StatusOr<pplda::v1::PartyRunState> PartySession::ReadStateAt(int iteration
 
 absl::Status PartySession::RestoreSelectedVocabulary(const pplda::v1::PartyRunState& state) {
   // The run's documents over the terms the DP vocabulary selected.
-  std::vector<lda::TermId> selected(state.selected_terms().begin(), state.selected_terms().end());
-  const auto candidates = static_cast<lda::TermId>(resources_.corpus->vocabulary.size());
-  for (size_t i = 0; i < selected.size(); ++i) {
-    if (selected[i] < 0 || selected[i] >= candidates || (i > 0 && selected[i] <= selected[i - 1])) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "run ", run_id_, ": the saved state's selected terms are not increasing ids below ",
-          candidates));
-    }
-  }
-  if (selected.empty()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("run ", run_id_, ": the saved state has no selected vocabulary"));
-  }
+  ASSIGN_OR_RETURN(std::vector<lda::TermId> selected,
+                   SavedSelectedTerms(run_id_, state, resources_.corpus->vocabulary.size()));
   UseSelectedVocabulary(std::move(selected));
   vocabulary_steps_ = 3;
   return absl::OkStatus();

@@ -6,8 +6,10 @@
 #include "base/path_component.h"
 #include "base/status_macros.h"
 #include "lda/gibbs_state.h"
+#include "privacy/dp_vocabulary.h"
 #include "protocol/run_parameters.h"
 #include "protocol/run_state_file.h"
+#include "protocol/vocabulary_digest.h"
 
 namespace pplda::party {
 
@@ -164,6 +166,46 @@ std::vector<std::vector<int>> InitialTopics(const lda::Corpus& corpus, int num_t
     topics.push_back(std::move(z));
   }
   return topics;
+}
+
+std::string UseSelectedVocabulary(const std::vector<lda::TermId>& selected,
+                                  const privacy::DocumentCaps& caps,
+                                  std::unique_ptr<lda::Corpus>* owned, const lda::Corpus** corpus,
+                                  pplda::v1::RunParameters* parameters) {
+  const lda::Corpus restricted = privacy::RestrictToTerms(**corpus, selected, nullptr);
+  *owned = std::make_unique<lda::Corpus>(privacy::CapDocuments(restricted, caps, nullptr));
+  *corpus = owned->get();
+  const std::string sha = protocol::VocabularySha256((*corpus)->vocabulary);
+  parameters->set_vocabulary_sha256(sha);
+  return sha;
+}
+
+pplda::v1::VocabularyReply SelectionReply(const std::string& vocabulary_sha256,
+                                          const lda::Corpus& corpus) {
+  pplda::v1::VocabularyReply reply;
+  reply.set_vocabulary_sha256(vocabulary_sha256);
+  reply.set_vocabulary_size(static_cast<uint32_t>(corpus.vocabulary.size()));
+  reply.set_tokens(static_cast<uint64_t>(corpus.num_tokens()));
+  reply.set_documents(static_cast<uint64_t>(corpus.num_documents()));
+  return reply;
+}
+
+absl::StatusOr<std::vector<lda::TermId>> SavedSelectedTerms(const std::string& run_id,
+                                                            const pplda::v1::PartyRunState& state,
+                                                            int32_t candidates) {
+  std::vector<lda::TermId> selected(state.selected_terms().begin(), state.selected_terms().end());
+  for (size_t i = 0; i < selected.size(); ++i) {
+    if (selected[i] < 0 || selected[i] >= candidates || (i > 0 && selected[i] <= selected[i - 1])) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "run ", run_id, ": the saved state's selected terms are not increasing ids below ",
+          candidates));
+    }
+  }
+  if (selected.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id, ": the saved state has no selected vocabulary"));
+  }
+  return selected;
 }
 
 absl::Status DebitRunBudget(const std::filesystem::path& state_dir, const std::string& run_id,

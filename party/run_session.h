@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "crypto/random/secure_rng.h"
 #include "lda/corpus.h"
 #include "party/privacy_ledger.h"
+#include "privacy/document_caps.h"
 #include "privacy/dp_count_training.h"
 #include "proto/party_control_service.pb.h"
 #include "proto/run_state.pb.h"
@@ -111,6 +113,25 @@ absl::StatusOr<std::string> WriteMixturesFile(const std::filesystem::path& state
                                               const std::string& run_id, const lda::Corpus& corpus,
                                               const std::vector<std::vector<double>>& theta,
                                               int num_topics);
+
+// A run with a DP vocabulary, once selected: `*corpus` (over the
+// candidates) restricted to the `selected` candidate ids and capped by DP
+// training's `caps`, kept in `*owned` and `*corpus` pointed at it; from
+// then on the run's vocabulary is the selection (`parameters`'
+// vocabulary_sha256, which the plan digest binds). Returns that SHA-256.
+std::string UseSelectedVocabulary(const std::vector<lda::TermId>& selected,
+                                  const privacy::DocumentCaps& caps,
+                                  std::unique_ptr<lda::Corpus>* owned, const lda::Corpus** corpus,
+                                  pplda::v1::RunParameters* parameters);
+// The select step's reply: the selected vocabulary's SHA-256 and size, and
+// the participant's documents and tokens over it (`corpus`, capped).
+pplda::v1::VocabularyReply SelectionReply(const std::string& vocabulary_sha256,
+                                          const lda::Corpus& corpus);
+// The selected candidate ids a boundary saved: ascending, below
+// `candidates`, not empty (FailedPrecondition otherwise).
+absl::StatusOr<std::vector<lda::TermId>> SavedSelectedTerms(const std::string& run_id,
+                                                            const pplda::v1::PartyRunState& state,
+                                                            int32_t candidates);
 
 // Debits run `run_id`'s whole DP budget `dp` from the ledger in
 // `state_dir` when the participant has a `budget` (PrivacyLedger::Debit's

@@ -35,6 +35,11 @@ absl::Status ValidateCandidateUnionOptions(const CandidateUnionOptions& o) {
         "the coalition the DP vocabulary's noise must withstand must be in [0, %d], got %d",
         o.parties - 1, o.coalition));
   }
+  if (o.holders < 0 || o.holders > 100000) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the DP vocabulary's data holders outside the committee must be in [0, 100000], got %d",
+        o.holders));
+  }
   if (o.threshold < 0) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "the DP vocabulary threshold must be >= 1 (or 0 for the default), got %d", o.threshold));
@@ -84,18 +89,24 @@ DpRelease CandidateUnionPlan::Release() const {
 }
 
 nlohmann::json CandidateUnionPlan::Describe() const {
-  return {{"candidates", candidates},
-          {"max_terms_per_document", options.max_terms_per_document},
-          {"sensitivity",
-           "sqrt(max_terms_per_document): one document changes at most that many "
-           "candidate counts by 1"},
-          {"threshold", threshold},
-          {"threshold_rule", options.threshold > 0
-                                 ? "given"
-                                 : "ceil(sqrt(2 n s^2 ln U)): an absent candidate is selected "
-                                   "with probability at most 1/U"},
-          {"rho", noise.composition.rho_per_release},
-          {"distributed_noise", DescribeDistributedNoise(noise)}};
+  nlohmann::json out = {
+      {"candidates", candidates},
+      {"max_terms_per_document", options.max_terms_per_document},
+      {"sensitivity",
+       "sqrt(max_terms_per_document): one document changes at most that many "
+       "candidate counts by 1"},
+      {"threshold", threshold},
+      {"threshold_rule", options.threshold > 0
+                             ? "given"
+                             : "ceil(sqrt(2 n s^2 ln U)): an absent candidate is selected "
+                               "with probability at most 1/U"},
+      {"rho", noise.composition.rho_per_release},
+      {"distributed_noise", DescribeDistributedNoise(noise)}};
+  if (options.holders > 0) {
+    out["data_holders_outside_committee"] = options.holders;
+    out["noise_added_by"] = "the committee's members only (data holders add none)";
+  }
+  return out;
 }
 
 std::vector<int64_t> CandidateHistogram(const lda::Corpus& corpus,

@@ -62,6 +62,9 @@ namespace pplda::privacy {
 struct CandidateUnionOptions : DpVocabularyOptions {
   int parties = 3;                  // n: compute parties adding noise shares
   int coalition = 1;                // t: shares a coalition may know
+  // Data holders outside the committee that contribute histograms without
+  // noise (the packing sums n + holders contributions).
+  int holders = 0;
   int64_t threshold = 0;            // T; 0 = the default rule above
 };
 

@@ -10,8 +10,11 @@
 //   kDraw       members -> holder: its tokens' topics (secure_draw.h);
 //   kDeltas     holder -> members: its share of its packed count deltas
 //               (party/holder_delta_shares.h).
-// Before the first iteration, the party daemons' Prepare has one more
-// (kPlanRound).
+// Before the first iteration (iteration 0), the party daemons have three
+// more, in this order: with a DP vocabulary, kVocabularyContributionRound
+// (holder -> members: the digest of its contribution) and
+// kVocabularySelectionRound (members -> holder: the selected candidate
+// ids); at Prepare, kPlanRound (members -> holder: the plan digest).
 #ifndef PPLDA_PROTOCOL_DATA_HOLDER_ROUNDS_H_
 #define PPLDA_PROTOCOL_DATA_HOLDER_ROUNDS_H_
 
@@ -32,9 +35,13 @@ constexpr uint64_t HolderRound(int iteration, HolderStep step) {
   return 8 * static_cast<uint64_t>(iteration) + static_cast<uint64_t>(step);
 }
 
-// The daemons' round at Prepare (iteration 0), member -> holder: the plan
-// digest (protocol/consortium_policy.h) the committee agreed on.
-inline constexpr uint64_t kPlanRound = HolderRound(0, HolderStep::kAttest);
+// The rounds of iteration 0 (all below HolderRound(1, kAttest)).
+inline constexpr uint64_t kVocabularyContributionRound = 1;
+inline constexpr uint64_t kVocabularySelectionRound = 2;
+// At Prepare, member -> holder: the plan digest (protocol/consortium_policy.h)
+// the committee agreed on.
+inline constexpr uint64_t kPlanRound = 3;
+static_assert(kPlanRound < HolderRound(1, HolderStep::kAttest));
 
 // The label of the draw matrix's digest (CiphertextsDigest).
 inline constexpr char kDrawMatrixLabel[] = "draw matrix";

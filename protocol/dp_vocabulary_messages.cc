@@ -16,8 +16,40 @@ absl::StatusOr<crypto::PackingLayout> VocabularyPackingLayout(
   // |h_p + Z_p| < 2^31 + B <= 2^(max(31, bits(B)) + 1).
   const int bound_bits = std::bit_width(static_cast<uint64_t>(plan.noise.share_bound));
   options.value_bits = std::max(31, bound_bits) + 1;
-  options.max_terms = static_cast<uint64_t>(plan.options.parties);
+  options.max_terms = static_cast<uint64_t>(plan.options.parties + plan.options.holders);
   return crypto::PackingLayout::Create(options, key);
+}
+
+CountsDigest HolderContributionDigest(const std::string& run_id, int owner,
+                                      const std::vector<crypto::Ciphertext>& counts,
+                                      const crypto::PaillierPublicKey& key) {
+  return CiphertextsDigest(
+      absl::StrCat("pplda/dp-vocabulary-holder-contribution/v1\n", run_id, "\n", owner), counts,
+      key.ciphertext_bytes());
+}
+
+std::vector<uint8_t> EncodeSelection(const std::vector<lda::TermId>& selected) {
+  std::vector<uint8_t> out;
+  out.reserve(4 * selected.size());
+  for (lda::TermId u : selected) {
+    const auto v = static_cast<uint32_t>(u);
+    for (int b = 0; b < 4; ++b) out.push_back(static_cast<uint8_t>(v >> (8 * b)));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<lda::TermId>> DecodeSelection(const std::vector<uint8_t>& bytes) {
+  if (bytes.size() % 4 != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a DP vocabulary selection of ", bytes.size(), " bytes (4 per term id)"));
+  }
+  std::vector<lda::TermId> out(bytes.size() / 4);
+  for (size_t i = 0; i < out.size(); ++i) {
+    uint32_t v = 0;
+    for (int b = 0; b < 4; ++b) v |= static_cast<uint32_t>(bytes[4 * i + b]) << (8 * b);
+    out[i] = static_cast<lda::TermId>(v);
+  }
+  return out;
 }
 
 std::vector<crypto::Ciphertext> SumContributions(

@@ -19,20 +19,37 @@
 #include "crypto/paillier/paillier_ciphertext.h"
 #include "crypto/paillier/paillier_public_key.h"
 #include "crypto/paillier/paillier_threshold_key.h"
+#include "lda/vocabulary.h"
 #include "privacy/dp_candidate_union.h"
+#include "protocol/encrypted_counts.h"
 
 namespace pplda::protocol {
 
 struct VocabularyContribution {
   std::string run_id;
-  int party = 0;                           // 0-based compute party id
-  std::vector<crypto::Ciphertext> counts;  // packed h_p + Z_p
+  int party = 0;  // 0-based owner: a compute party, or n + h for data holder h
+  std::vector<crypto::Ciphertext> counts;  // packed h_p + Z_p (a data holder's: h_p)
 };
 
 // The packing every participant uses: signed slots of the plan's bound
-// (documents < 2^31 plus |Z_p| <= B), summed over the plan's n parties.
+// (documents < 2^31 plus |Z_p| <= B), summed over the plan's n parties and
+// its data holders.
 absl::StatusOr<crypto::PackingLayout> VocabularyPackingLayout(
     const privacy::CandidateUnionPlan& plan, const crypto::PaillierPublicKey& key);
+
+// What data holder `owner` (n + h) sends each committee member over its
+// own link, beside its contribution to the coordinator: a digest of its
+// ciphertexts bound to the run and the owner, so that a member sums the
+// holder's own contribution or refuses.
+CountsDigest HolderContributionDigest(const std::string& run_id, int owner,
+                                      const std::vector<crypto::Ciphertext>& counts,
+                                      const crypto::PaillierPublicKey& key);
+
+// The selection (ascending candidate ids) a committee member sends each
+// data holder over its own link: 4-byte little-endian ids. Decode refuses
+// (InvalidArgument) a length that is not a multiple of 4.
+std::vector<uint8_t> EncodeSelection(const std::vector<lda::TermId>& selected);
+absl::StatusOr<std::vector<lda::TermId>> DecodeSelection(const std::vector<uint8_t>& bytes);
 
 // E(sum_p h_p + Z_p): the slot-wise product of the contributions (one per
 // party, equal lengths, already checked as AcceptContributions does).

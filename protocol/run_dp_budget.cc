@@ -10,7 +10,7 @@
 namespace pplda::protocol {
 
 absl::StatusOr<std::optional<RunDpVocabulary>> DpVocabularyFromParameters(
-    const pplda::v1::RunParameters& p, int parties, int32_t candidates) {
+    const pplda::v1::RunParameters& p, int parties, int32_t candidates, int holders) {
   if (p.dp_vocab_epsilon() == 0) {
     if (p.dp_vocab_threshold() != 0 || p.dp_vocab_max_terms() != 0) {
       return absl::InvalidArgumentError(
@@ -37,6 +37,7 @@ absl::StatusOr<std::optional<RunDpVocabulary>> DpVocabularyFromParameters(
   o.max_terms_per_document = static_cast<int>(p.dp_vocab_max_terms());
   o.parties = parties;
   o.coalition = MpcThreshold(parties);
+  o.holders = holders;
   o.threshold = p.dp_vocab_threshold();
   RunDpVocabulary v;
   ASSIGN_OR_RETURN(v.plan, privacy::PlanCandidateUnion(o, candidates));

@@ -33,9 +33,10 @@ struct RunDpVocabulary {
 };
 
 // nullopt when dp_vocab_epsilon is 0. `candidates` is the size of the
-// consortium's candidate list.
+// consortium's candidate list; `parties` the compute parties (they add the
+// noise), `holders` the data holders outside the committee.
 absl::StatusOr<std::optional<RunDpVocabulary>> DpVocabularyFromParameters(
-    const pplda::v1::RunParameters& parameters, int parties, int32_t candidates);
+    const pplda::v1::RunParameters& parameters, int parties, int32_t candidates, int holders = 0);
 
 // DP training's options (nullopt without dp_epsilon): the run's budget less
 // what `vocabulary` spent. Not validated (privacy::ValidateDpCountOptions).

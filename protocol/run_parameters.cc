@@ -43,15 +43,6 @@ absl::Status CheckRunParameters(const pplda::v1::RunParameters& p) {
   return absl::OkStatus();
 }
 
-absl::Status CheckServedWithDataHolders(const pplda::v1::RunParameters& parameters,
-                                        int data_holders) {
-  if (data_holders == 0 || parameters.dp_vocab_epsilon() == 0) return absl::OkStatus();
-  return absl::FailedPreconditionError(absl::StrCat(
-      "a run with ", data_holders,
-      " data holders outside the committee cannot select its vocabulary by DP yet: start it "
-      "without --dp-vocab-epsilon (DP training, --dp-epsilon, is served)"));
-}
-
 absl::StatusOr<RunPlanInputs> RunPlanInputsFromParameters(
     const pplda::v1::RunParameters& parameters, const std::optional<RunDpVocabulary>& vocabulary,
     int compute_parties) {

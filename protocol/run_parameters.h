@@ -37,12 +37,6 @@
 namespace pplda::protocol {
 
 absl::Status CheckRunParameters(const pplda::v1::RunParameters& parameters);
-// What a run with `data_holders` outside the committee cannot have yet: a
-// DP vocabulary (FailedPrecondition naming the flag). DP training is
-// served: the committee's members add the noise. OK without data holders.
-absl::Status CheckServedWithDataHolders(const pplda::v1::RunParameters& parameters,
-                                        int data_holders);
-
 struct RunPlanInputs {
   SecureLdaOptions lda;                       // its dp is set by DeriveRunPlan, from `dp`
   std::optional<privacy::DpCountOptions> dp;  // DP training's options, if any

@@ -43,6 +43,9 @@ struct SecureVocabularyOptions : privacy::DpVocabularyOptions {
   int64_t threshold = 0;  // 0 = the default rule
   std::string run_id = "local-dp-vocabulary";
   int threads = 0;  // 0 = all cores
+  // RunSecureDpVocabularyOnDocuments: > 0 when the key's parties are a
+  // committee without documents and every raw corpus a data holder's.
+  int committee = 0;
 };
 
 struct SecureVocabularyResult {
@@ -60,10 +63,13 @@ struct SecureVocabularyResult {
   double seconds = 0;
 };
 
+// `holder_corpora`: the documents of data holders outside the committee
+// (owners n, n + 1, ...), which add no noise and decrypt nothing
+// (party/dp_vocabulary_holder.h).
 absl::StatusOr<SecureVocabularyResult> RunSecureDpVocabulary(
     const std::vector<lda::Corpus>& corpora, const lda::Vocabulary& candidates,
     const crypto::DealtKey& key, const party::ConsortiumRngFactory& rng_factory,
-    const SecureVocabularyOptions& options);
+    const SecureVocabularyOptions& options, const std::vector<lda::Corpus>& holder_corpora = {});
 
 // The same from the data holders' raw documents: each tokenized with
 // `preprocess` and mapped onto the candidates (other terms dropped), a

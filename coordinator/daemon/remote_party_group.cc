@@ -216,7 +216,7 @@ absl::StatusOr<SelectedDpVocabulary> RemotePartyGroup::SelectDpVocabulary(
 }
 
 absl::StatusOr<std::vector<protocol::VocabularyContribution>> RemotePartyGroup::Contribute() {
-  std::vector<protocol::VocabularyContribution> contributions(num_parties());
+  std::vector<protocol::VocabularyContribution> contributions(num_owners());
   RETURN_IF_ERROR(ForEachParty("DP vocabulary (contribution)", [&](int p) -> absl::Status {
     pplda::v1::VocabularyRequest request;
     *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
@@ -234,14 +234,16 @@ absl::StatusOr<std::vector<protocol::VocabularyContribution>> RemotePartyGroup::
 
 absl::StatusOr<std::vector<crypto::PartialDecryptionBatch>> RemotePartyGroup::SumAndDecrypt(
     const std::vector<protocol::VocabularyContribution>& contributions, int decryptors) {
-  // Every contribution relayed to every party; they confirm the sum among
-  // themselves and parties 0 .. decryptors-1 decrypt it.
+  // Every contribution relayed to every compute party (a data holder sums
+  // and decrypts nothing); they confirm the sum among themselves and
+  // parties 0 .. decryptors-1 decrypt it.
   pplda::v1::VocabularyRequest relay;
   for (const protocol::VocabularyContribution& c : contributions) {
     *relay.mutable_decrypt()->add_contributions() = crypto::CiphertextBatchToProto(*key_, c.counts);
   }
   std::vector<crypto::PartialDecryptionBatch> batches(decryptors);
   RETURN_IF_ERROR(ForEachParty("DP vocabulary (sum and decryption)", [&](int p) -> absl::Status {
+    if (p >= num_committee_) return absl::OkStatus();
     pplda::v1::VocabularyRequest request = relay;
     *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
     request.mutable_decrypt()->set_decrypt(p < decryptors);
@@ -266,9 +268,15 @@ absl::StatusOr<std::vector<VocabularySelection>> RemotePartyGroup::Select(
   for (const crypto::PartialDecryptionBatch& b : partials) {
     *select.mutable_select()->add_partials() = crypto::PartialDecryptionBatchToProto(*key_, b);
   }
-  std::vector<VocabularySelection> selections(num_parties());
+  std::vector<VocabularySelection> selections(num_owners());
   RETURN_IF_ERROR(ForEachParty("DP vocabulary (selection)", [&](int p) -> absl::Status {
-    pplda::v1::VocabularyRequest request = select;
+    // A data holder gets the selection from every member over its links.
+    pplda::v1::VocabularyRequest request;
+    if (p < num_committee_) {
+      request = select;
+    } else {
+      request.mutable_select();
+    }
     *request.mutable_header() = net::MakeHeader(name_, run_id_, 0);
     ASSIGN_OR_RETURN(pplda::v1::VocabularyReply reply,
                      clients_[p]->Vocabulary(request, Deadline()));

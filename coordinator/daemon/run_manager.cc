@@ -76,13 +76,11 @@ RunManager::~RunManager() {
 
 absl::StatusOr<std::string> RunManager::Start(pplda::v1::RunParameters parameters) {
   RETURN_IF_ERROR(protocol::CheckRunParameters(parameters));
-  RETURN_IF_ERROR(
-      protocol::CheckServedWithDataHolders(parameters, options_.consortium->num_data_holders()));
   // The DP vocabulary's split of the budget, and what it leaves training.
   const int n = static_cast<int>(options_.consortium->compute_parties().size());
-  ASSIGN_OR_RETURN(
-      const std::optional<protocol::RunDpVocabulary> dp_vocabulary,
-      protocol::DpVocabularyFromParameters(parameters, n, options_.vocabulary->size()));
+  ASSIGN_OR_RETURN(const std::optional<protocol::RunDpVocabulary> dp_vocabulary,
+                   protocol::DpVocabularyFromParameters(parameters, n, options_.vocabulary->size(),
+                                                        options_.consortium->num_data_holders()));
   if (dp_vocabulary.has_value()) {
     RETURN_IF_ERROR(
         privacy::ValidateDpCountOptions(*protocol::TrainingDpOptions(parameters, dp_vocabulary),
@@ -438,9 +436,9 @@ absl::Status RunManager::Execute(const std::string& run_id,
   context.insecure_deterministic_rng_seed = InsecureSeedOfParties(run_id, *group);
   // The secure DP vocabulary: the consortium file is then the public
   // candidate list, and the run's vocabulary the selected terms.
-  ASSIGN_OR_RETURN(context.dp_vocabulary,
-                   protocol::DpVocabularyFromParameters(parameters, group->num_parties(),
-                                                        options_.vocabulary->size()));
+  ASSIGN_OR_RETURN(context.dp_vocabulary, protocol::DpVocabularyFromParameters(
+                                              parameters, group->num_parties(),
+                                              options_.vocabulary->size(), group->num_holders()));
   if (context.dp_vocabulary.has_value()) RETURN_IF_ERROR(SelectDpVocabulary(*group, &context));
   return Drive(context, group, nullptr, 0);
 }
@@ -511,9 +509,9 @@ absl::Status RunManager::Resume(const std::string& run_id,
     context.tokens.push_back(static_cast<int64_t>(state.tokens_per_party(p)));
   }
   ASSIGN_OR_RETURN(context.dp_vocabulary,
-                   protocol::DpVocabularyFromParameters(context.parameters,
-                                                        options_.consortium->num_compute_parties(),
-                                                        options_.vocabulary->size()));
+                   protocol::DpVocabularyFromParameters(
+                       context.parameters, options_.consortium->num_compute_parties(),
+                       options_.vocabulary->size(), options_.consortium->num_data_holders()));
   if (state.vocabulary_size() > 0) {
     lda::Vocabulary selected;
     for (const std::string& term : state.vocabulary()) selected.Add(term);

@@ -309,17 +309,12 @@ TEST_F(BadInputTest, TwoPartiesWithTheSameDocumentsAreRefused) {
   EXPECT_FALSE(fs::exists(dir_ / "m.json"));
 }
 
-// What --committee does not combine with yet is refused before anything is
-// written, naming the flag; an even committee is refused too.
-TEST_F(BadInputTest, CommitteeRefusesWhatItDoesNotServeYet) {
+// A committee's bad inputs are refused before anything is written: an
+// even committee, a key folder without the members' shares.
+TEST_F(BadInputTest, CommitteeRefusesBadInputs) {
   const std::string parties = "simulate --party a=" + Path("docs") + " --party b=" + Path("docs2") +
                               " --out " + Path("m.json");
   const std::pair<std::string, std::string> cases[] = {
-      {" --key-bits 1024 --committee 3 --dp-epsilon 8 --dp-vocab-epsilon 1 --dp-vocab-candidates " +
-           Path("docs"),
-       "--committee cannot be used with --dp-vocab-candidates"},
-      {" --key-bits 1024 --committee 3 --dealer-free-key",
-       "--committee cannot be used with --dealer-free-key"},
       // --key-dir is read (public.key, then committee-0.key ...), not refused.
       {" --committee 3 --accept-two-holder-disclosure --key-dir " + Path("docs"),
        "docs/public.key"},

@@ -180,9 +180,10 @@ TEST_F(PpldaCliTest, SimulateRunsTheSecureProtocolAndWritesTheSameModelFormat) {
   EXPECT_EQ(RunPplda("topics --model " + Path("secure.json")).exit_code, 0);
 }
 
-// --dealer-free-key: the simulated parties generate the key among
-// themselves (the protocol of `pplda keys generate`); the run decrypts
-// every token exactly and the model says the key is distributed.
+// --dealer-free-key: the simulated compute parties (a committee's members
+// too) generate the key among themselves (the protocol of `pplda keys
+// generate`); the run decrypts every token exactly and the model says the
+// key is distributed.
 TEST_F(PpldaCliTest, SimulateWithADealerFreeKeyDecryptsExactlyAndSaysSo) {
   SplitDocsIntoThreeParties();
   auto r = RunPplda("--quiet simulate --party A=" + Path("a") + " --party B=" + Path("b") +
@@ -197,6 +198,21 @@ TEST_F(PpldaCliTest, SimulateWithADealerFreeKeyDecryptsExactlyAndSaysSo) {
   for (int64_t c : model->topic_term_counts) total += c;
   EXPECT_EQ(total, 12 * 11 + 12 * 10);
   EXPECT_EQ(model->metadata["privacy"]["key_origin"], "distributed");
+  // A committee of three generates it among its members, serving the three
+  // folders as data holders.
+  auto committee = RunPplda("--quiet simulate --party A=" + Path("a") + " --party B=" + Path("b") +
+                            " --party C=" + Path("c") +
+                            " --min-df 1 --max-df 1.0 --topics 2 --iterations 2 --key-bits 1024 "
+                            "--committee 3 --dealer-free-key --out " +
+                            Path("committee.json"));
+  ASSERT_EQ(committee.exit_code, 0) << committee.output;
+  auto served = pplda::lda::ReadModelFile(Path("committee.json"));
+  ASSERT_TRUE(served.ok()) << served.status();
+  total = 0;
+  for (int64_t c : served->topic_term_counts) total += c;
+  EXPECT_EQ(total, 12 * 11 + 12 * 10);
+  EXPECT_EQ(served->metadata["privacy"]["key_origin"], "distributed");
+  EXPECT_EQ(served->metadata["privacy"]["holders_outside_committee"], 3);
   auto both = RunPplda("simulate --party A=" + Path("a") + " --party B=" + Path("b") +
                        " --dealer-free-key --key-dir " + Path("a"));
   EXPECT_NE(both.exit_code, 0);

@@ -85,7 +85,7 @@ $role
 [input]
 split = "sentences"
 window_words = 400
-max_tokens = 3
+max_tokens = $max_tokens
 [tls]
 ca = "certs/ca.crt"
 cert = "certs/$name.crt"
@@ -169,6 +169,7 @@ class DataHoldersTest : public ::testing::Test {
           WriteText(Config(OwnerName(i)),
                     absl::StrReplaceAll(kParty, {{"$name", OwnerName(i)},
                                                  {"$topics_seed", absl::StrCat(kTopicsSeed)},
+                                                 {"$max_tokens", absl::StrCat(max_tokens_)},
                                                  {"$rng_seed", absl::StrCat(kRngSeed)},
                                                  {"$role", role}})));
     }
@@ -259,9 +260,12 @@ class DataHoldersTest : public ::testing::Test {
   }
 
   // `pplda simulate --committee 3` over the same folders, key and seeds,
-  // with `extra` flags; mixtures written unless `dp`.
+  // with `extra` flags; mixtures written unless `dp`; the consortium's
+  // vocabulary file given as `vocabulary_flag` (--dp-vocab-candidates for
+  // a DP vocabulary).
   absl::StatusOr<nlohmann::json> Simulate(const std::vector<std::string>& extra = {},
-                                          bool dp = false) {
+                                          bool dp = false,
+                                          const std::string& vocabulary_flag = "--vocabulary") {
     const std::filesystem::path out = dir() / "simulate";
     std::filesystem::create_directories(out);
     std::vector<std::string> args = {"--quiet", "simulate", "--committee", "3"};
@@ -269,14 +273,14 @@ class DataHoldersTest : public ::testing::Test {
       args.insert(args.end(),
                   {"--party", absl::StrCat("holder-", h, "=", HolderDocuments(h).string())});
     }
-    args.insert(args.end(), {"--vocabulary",
+    args.insert(args.end(), {vocabulary_flag,
                              (dir() / "vocabulary.txt").string(),
                              "--split",
                              "sentences",
                              "--window-words",
                              "400",
                              "--max-tokens",
-                             "3",
+                             std::to_string(max_tokens_),
                              "--topics",
                              std::to_string(kTopics),
                              "--alpha",
@@ -410,6 +414,8 @@ class DataHoldersTest : public ::testing::Test {
   }
 
   TempDir temp_;
+  // Each document's reading cap over the consortium's vocabulary file.
+  int max_tokens_ = 3;
   std::vector<int> ports_;
   std::unique_ptr<Daemon> coordinator_;
   std::vector<std::unique_ptr<Daemon>> owners_;
@@ -560,6 +566,65 @@ TEST_F(DataHoldersTest, ADpRunOnADealerFreeKeyPublishesSimulatesModelAndDebitsAH
   EXPECT_THAT(ledger, HasSubstr(*run_id)) << "holder-0 did not debit its ledger";
   EXPECT_FALSE(std::filesystem::exists(State(kCommittee + 1) / "privacy_ledger.json"))
       << "holder-1 has no budget, so no ledger";
+}
+
+// The secure DP vocabulary with data holders: the ten holders contribute
+// their encrypted candidate histograms (no noise; each one's digest to
+// every member over its links), the committee adds the noise, sums,
+// decrypts and sends each holder the selection, and the run trains over it.
+// A committee member killed mid-run comes back and every owner resumes
+// (the selection restored from its boundary); the daemons select and
+// publish exactly what `pplda simulate --committee 3 --dp-vocab-candidates`
+// does with the same key and seeds.
+TEST_F(DataHoldersTest, ADpVocabularyWithDataHoldersSurvivesAMemberLossAndIsSimulates) {
+  if (!party::InsecureTestRandomnessAllowed()) {
+    GTEST_SKIP() << "needs a build with PPLDA_INSECURE_TEST_RANDOMNESS=ON";
+  }
+  ASSERT_FALSE(temp_.path().empty());
+  // No reading cap: a daemon cuts its documents over the candidates,
+  // simulate over the selection; DP training's caps keep the run small.
+  max_tokens_ = 100000;
+  E2E_ASSERT_OK(Prepare());
+  E2E_ASSERT_OK(StartAll());
+  const std::vector<std::string> dp = {"--dp-epsilon",         "8",  "--dp-vocab-epsilon", "4",
+                                       "--dp-vocab-max-terms", "50", "--dp-max-tokens",    "3",
+                                       "--dp-max-term-count",  "2"};
+  absl::StatusOr<std::string> run_id = StartRun(dp);
+  ASSERT_TRUE(run_id.ok()) << run_id.status();
+  // A committee member lost mid-run: every owner resumes from its saved
+  // boundary (the selected vocabulary included) and the run goes on.
+  constexpr int kMember = 1;
+  E2E_ASSERT_OK(owners_[kMember]->WaitForLog(absl::StrCat("run ", *run_id, ": iteration 1 done"),
+                                             std::chrono::seconds(300)));
+  owners_[kMember]->Kill();
+  const std::string waiting = WaitForStatus(*run_id, ": waiting", std::chrono::seconds(120));
+  ASSERT_THAT(waiting, HasSubstr(": waiting"));
+  EXPECT_THAT(waiting, HasSubstr(OwnerName(kMember)));
+  E2E_ASSERT_OK(StartOwner(kMember));
+  ASSERT_THAT(WaitForStatus(*run_id, ": published", std::chrono::seconds(600)),
+              HasSubstr(": published"));
+  for (int i = 0; i < kCommittee + kHolders; ++i) {
+    EXPECT_THAT(owners_[i]->LogText(), HasSubstr("resumed after iteration")) << OwnerName(i);
+  }
+  absl::StatusOr<nlohmann::json> model = Result(*run_id);
+  ASSERT_TRUE(model.ok()) << model.status();
+  absl::StatusOr<nlohmann::json> sim = Simulate(dp, /*dp=*/true, "--dp-vocab-candidates");
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  const std::vector<std::string> selected = (*model)["vocabulary"].get<std::vector<std::string>>();
+  EXPECT_GT(selected.size(), 0u);
+  EXPECT_EQ((*model)["vocabulary"], (*sim)["vocabulary"])
+      << "the daemons' DP vocabulary differs from simulate --committee 3's";
+  EXPECT_EQ((*model)["topic_term_counts"], (*sim)["topic_term_counts"]);
+  const nlohmann::json& privacy = (*model)["metadata"]["privacy"];
+  EXPECT_TRUE(privacy["vocabulary_private"].get<bool>()) << privacy;
+  EXPECT_EQ(privacy["dp_vocabulary"], (*sim)["metadata"]["privacy"]["dp_vocabulary"]);
+  EXPECT_EQ(privacy["dp_vocabulary"]["data_holders_outside_committee"], kHolders) << privacy;
+  for (int i = 0; i < kCommittee + kHolders; ++i) {
+    if (i == kMember) continue;  // its log since the restart: resumed after the selection
+    EXPECT_THAT(owners_[i]->LogText(),
+                HasSubstr(absl::StrCat("DP vocabulary selected: ", selected.size(), " terms")))
+        << OwnerName(i);
+  }
 }
 
 }  // namespace

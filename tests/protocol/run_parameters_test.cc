@@ -57,24 +57,6 @@ TEST(RunParametersTest, BadDpOptionsAreRefused) {
   EXPECT_EQ(CheckRunParameters(p).code(), absl::StatusCode::kInvalidArgument);
 }
 
-// The DP vocabulary is not served with data holders outside the
-// committee; DP training is, and runs without holders pass.
-TEST(RunParametersTest, TheDpVocabularyWithDataHoldersIsRefused) {
-  pplda::v1::RunParameters dp = Valid();
-  dp.set_dp_epsilon(4);
-  dp.set_dp_delta(1e-5);
-  EXPECT_TRUE(CheckServedWithDataHolders(dp, 0).ok());
-  EXPECT_TRUE(CheckServedWithDataHolders(dp, 10).ok());
-  EXPECT_TRUE(CheckServedWithDataHolders(Valid(), 10).ok());
-  pplda::v1::RunParameters vocab = dp;
-  vocab.set_dp_vocab_epsilon(1);
-  EXPECT_TRUE(CheckServedWithDataHolders(vocab, 0).ok());
-  const absl::Status refused = CheckServedWithDataHolders(vocab, 10);
-  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(refused.message(), ::testing::HasSubstr("10 data holders outside the committee"));
-  EXPECT_THAT(refused.message(), ::testing::HasSubstr("--dp-vocab-epsilon"));
-}
-
 TEST(RunParametersTest, InputsAreReadOffTheMessage) {
   auto inputs = RunPlanInputsFromParameters(Valid(), std::nullopt, 3);
   ASSERT_TRUE(inputs.ok()) << inputs.status();

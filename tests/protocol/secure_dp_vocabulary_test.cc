@@ -5,12 +5,14 @@
 // party is handed is checked.
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "crypto/paillier/paillier_testing.h"
 #include "crypto/random/secure_rng_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "party/dp_vocabulary_holder.h"
 #include "party/dp_vocabulary_party.h"
 #include "simulation/secure_vocabulary.h"
 
@@ -82,6 +84,130 @@ TEST(SecureDpVocabularyTest, ReleaseIsTheHistogramsPlusEveryPartysNoiseExactly) 
   EXPECT_EQ(r->accountant.releases().size(), 2u);
   EXPECT_EQ(r->rounds, 3);
   EXPECT_GT(r->bytes_sent_per_party, 0u);
+}
+
+// With data holders outside the committee: the committee of three holds
+// no documents, the three corpora are data holders' (owners 3, 4, 5). The
+// release is exactly the holders' histograms plus the members' noise (the
+// holders add none), and the holders take the members' selection.
+TEST(SecureDpVocabularyTest, WithDataHoldersTheReleaseIsTheirHistogramsPlusTheMembersNoise) {
+  Fixture f;
+  simulation::SecureVocabularyOptions o;
+  o.epsilon = 2;
+  o.max_terms_per_document = 3;
+  std::vector<lda::Corpus> members(3);
+  for (lda::Corpus& c : members) c.vocabulary = f.candidates;
+  auto r = simulation::RunSecureDpVocabulary(members, f.candidates, f.key, Rngs(7), o, f.corpora);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->plan.options.holders, 3);
+  EXPECT_EQ(r->plan.options.parties, 3);
+  std::vector<int64_t> expected(f.candidates.size(), 0);
+  for (int h = 0; h < 3; ++h) {
+    const std::vector<int64_t> histogram =
+        privacy::CandidateHistogram(f.corpora[h], f.candidates, o.max_terms_per_document);
+    for (size_t u = 0; u < expected.size(); ++u) expected[u] += histogram[u];
+  }
+  for (int p = 0; p < 3; ++p) {
+    auto noise_rng = Rngs(7)(p, party::PartyRandomSource::kVocabularyNoise);
+    auto z = privacy::CandidateNoiseShares(r->plan, *noise_rng);
+    ASSERT_TRUE(z.ok());
+    for (size_t u = 0; u < expected.size(); ++u) expected[u] += (*z)[u];
+  }
+  EXPECT_EQ(r->noisy_counts, expected);
+  EXPECT_EQ(r->vocabulary.terms(), (std::vector<std::string>{"common", "p0", "p1"}));
+  EXPECT_EQ(r->plan.Describe()["data_holders_outside_committee"], 3);
+}
+
+// A member sums a data holder's contribution only as the holder's own
+// digest (over its link) says: a coordinator that swaps two holders'
+// contributions, or hands one holder's twice, is refused naming the holder.
+TEST(SecureDpVocabularyTest, AMemberRefusesAHolderContributionTheHolderDidNotSend) {
+  Fixture f;
+  privacy::CandidateUnionOptions o;
+  o.max_terms_per_document = 3;
+  o.holders = 2;
+  const privacy::CandidateUnionPlan plan = *privacy::PlanCandidateUnion(o, f.candidates.size());
+  std::vector<std::unique_ptr<crypto::SecureRng>> rngs;
+  std::vector<std::unique_ptr<party::DpVocabularyParty>> members;
+  std::vector<protocol::VocabularyContribution> contributions;
+  lda::Corpus empty;
+  empty.vocabulary = f.candidates;
+  for (int p = 0; p < 3; ++p) {
+    rngs.push_back(std::make_unique<crypto::SeededRng>(40 + p));
+    members.push_back(
+        *party::DpVocabularyParty::Create("run", p, plan, f.key.shares[p], *rngs.back(), nullptr));
+    contributions.push_back(*members.back()->Contribute(empty, f.candidates, *rngs.back()));
+  }
+  std::vector<protocol::CountsDigest> digests;
+  for (int h = 0; h < 2; ++h) {
+    rngs.push_back(std::make_unique<crypto::SeededRng>(60 + h));
+    auto holder = party::DpVocabularyHolder::Create("run", 3 + h, plan, f.key.public_key,
+                                                    *rngs.back(), nullptr);
+    ASSERT_TRUE(holder.ok()) << holder.status();
+    auto c = (*holder)->Contribute(f.corpora[h], f.candidates);
+    ASSERT_TRUE(c.ok()) << c.status();
+    EXPECT_EQ(c->party, 3 + h);
+    digests.push_back((*holder)->contribution_digest());
+    contributions.push_back(*c);
+    // A second contribution is refused.
+    EXPECT_EQ((*holder)->Contribute(f.corpora[h], f.candidates).status().code(),
+              absl::StatusCode::kFailedPrecondition);
+  }
+  std::vector<protocol::VocabularyContribution> swapped = contributions;
+  std::swap(swapped[3].counts, swapped[4].counts);
+  auto refused = members[0]->AcceptContributions(swapped, digests);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition) << refused.status();
+  EXPECT_THAT(refused.status().message(), HasSubstr("data holder 0's is not the one it sent"));
+  std::vector<protocol::VocabularyContribution> twice = contributions;
+  twice[4].counts = twice[3].counts;
+  auto doubled = members[1]->AcceptContributions(twice, digests);
+  EXPECT_THAT(doubled.status().message(), HasSubstr("data holder 1's is not the one it sent"));
+  // Without the holders' digests the member refuses too.
+  EXPECT_EQ(members[2]->AcceptContributions(contributions).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(members[2]->AcceptContributions(contributions, digests).ok());
+  // A holder index outside the plan's holders is refused at creation.
+  crypto::SeededRng rng(1);
+  EXPECT_EQ(party::DpVocabularyHolder::Create("run", 2, plan, f.key.public_key, rng, nullptr)
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(party::DpVocabularyHolder::Create("run", 5, plan, f.key.public_key, rng, nullptr)
+                .status()
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// A data holder takes the selection only when every member sent the same
+// ascending candidate ids, and once.
+TEST(SecureDpVocabularyTest, AHolderTakesTheSelectionOnlyWhenTheMembersAgree) {
+  Fixture f;
+  privacy::CandidateUnionOptions o;
+  o.max_terms_per_document = 3;
+  o.holders = 1;
+  const privacy::CandidateUnionPlan plan = *privacy::PlanCandidateUnion(o, f.candidates.size());
+  crypto::SeededRng rng(5);
+  auto holder = *party::DpVocabularyHolder::Create("run", 3, plan, f.key.public_key, rng, nullptr);
+  const std::vector<lda::TermId> selection = {0, 1, 2};
+  EXPECT_EQ(holder->AcceptSelection({selection, selection, selection}).status().code(),
+            absl::StatusCode::kFailedPrecondition);  // before its contribution
+  ASSERT_TRUE(holder->Contribute(f.corpora[0], f.candidates).ok());
+  auto differ = holder->AcceptSelection({selection, {0, 1}, selection});
+  EXPECT_EQ(differ.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(differ.status().message(), HasSubstr("committee member 1"));
+  EXPECT_EQ(holder->AcceptSelection({{1, 0}, {1, 0}, {1, 0}}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(holder->AcceptSelection({selection, selection}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  auto taken = holder->AcceptSelection({selection, selection, selection});
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  EXPECT_EQ(*taken, selection);
+  EXPECT_EQ(holder->AcceptSelection({selection, selection, selection}).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  // The selection's wire form round-trips; a ragged one is refused.
+  EXPECT_EQ(*protocol::DecodeSelection(protocol::EncodeSelection(selection)), selection);
+  EXPECT_EQ(protocol::DecodeSelection({1, 2, 3}).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 // A party's three steps, with the messages it is handed tampered with.
