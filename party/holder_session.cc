@@ -108,15 +108,7 @@ absl::StatusOr<T> HolderSession::Guard(absl::StatusOr<T> result) {
 absl::StatusOr<pplda::v1::VocabularyReply> HolderSession::Vocabulary(
     const pplda::v1::VocabularyRequest& request) {
   RETURN_IF_ERROR(CheckUsable("the DP vocabulary"));
-  if (!dp_vocabulary_.has_value()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("run ", run_id_,
-                     " has no DP vocabulary (dp_vocab_epsilon 0): its vocabulary is the "
-                     "consortium's file"));
-  }
-  if (plan_ != nullptr) {
-    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is already prepared"));
-  }
+  RETURN_IF_ERROR(CheckVocabularyStep(run_id_, dp_vocabulary_.has_value(), plan_ != nullptr));
   // Each step once, in order: contribute, then select.
   const bool contribute = request.step_case() == pplda::v1::VocabularyRequest::kContribute;
   const bool select = request.step_case() == pplda::v1::VocabularyRequest::kSelect;

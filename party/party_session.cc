@@ -119,15 +119,7 @@ absl::StatusOr<T> PartySession::Guard(absl::StatusOr<T> result) {
 absl::StatusOr<pplda::v1::VocabularyReply> PartySession::Vocabulary(
     const pplda::v1::VocabularyRequest& request) {
   RETURN_IF_ERROR(CheckUsable("the DP vocabulary"));
-  if (!dp_vocabulary_.has_value()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("run ", run_id_,
-                     " has no DP vocabulary (dp_vocab_epsilon 0): its vocabulary is the "
-                     "consortium's file"));
-  }
-  if (plan_ != nullptr) {
-    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is already prepared"));
-  }
+  RETURN_IF_ERROR(CheckVocabularyStep(run_id_, dp_vocabulary_.has_value(), plan_ != nullptr));
   // The steps in order, each once (a second contribution would draw fresh
   // noise over the same documents).
   const int step = request.step_case() == pplda::v1::VocabularyRequest::kContribute ? 1

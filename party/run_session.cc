@@ -168,6 +168,19 @@ std::vector<std::vector<int>> InitialTopics(const lda::Corpus& corpus, int num_t
   return topics;
 }
 
+absl::Status CheckVocabularyStep(const std::string& run_id, bool has_dp_vocabulary, bool prepared) {
+  if (!has_dp_vocabulary) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("run ", run_id,
+                     " has no DP vocabulary (dp_vocab_epsilon 0): its vocabulary is the "
+                     "consortium's file"));
+  }
+  if (prepared) {
+    return absl::FailedPreconditionError(absl::StrCat("run ", run_id, " is already prepared"));
+  }
+  return absl::OkStatus();
+}
+
 std::string UseSelectedVocabulary(const std::vector<lda::TermId>& selected,
                                   const privacy::DocumentCaps& caps,
                                   std::unique_ptr<lda::Corpus>* owned, const lda::Corpus** corpus,

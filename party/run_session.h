@@ -114,6 +114,10 @@ absl::StatusOr<std::string> WriteMixturesFile(const std::filesystem::path& state
                                               const std::vector<std::vector<double>>& theta,
                                               int num_topics);
 
+// A DP vocabulary step is asked of a session: FailedPrecondition unless the
+// run has a DP vocabulary and is not prepared yet.
+absl::Status CheckVocabularyStep(const std::string& run_id, bool has_dp_vocabulary, bool prepared);
+
 // A run with a DP vocabulary, once selected: `*corpus` (over the
 // candidates) restricted to the `selected` candidate ids and capped by DP
 // training's `caps`, kept in `*owned` and `*corpus` pointed at it; from
