@@ -22,10 +22,7 @@ namespace pplda::party {
 
 HolderSession::HolderSession(std::string run_id, pplda::v1::RunParameters parameters,
                              const PartyResources& resources, crypto::PartyTransport& transport)
-    : run_id_(std::move(run_id)),
-      parameters_(std::move(parameters)),
-      resources_(resources),
-      transport_(transport) {}
+    : SessionBase(std::move(run_id), std::move(parameters), resources, transport, "data holder") {}
 
 absl::StatusOr<std::unique_ptr<HolderSession>> HolderSession::Create(
     const std::string& run_id, const pplda::v1::RunParameters& parameters,
@@ -42,39 +39,8 @@ absl::StatusOr<std::unique_ptr<HolderSession>> HolderSession::Create(
   }
   auto session =
       std::unique_ptr<HolderSession>(new HolderSession(run_id, parameters, resources, transport));
-  ASSIGN_OR_RETURN(session->dp_vocabulary_,
-                   protocol::DpVocabularyFromParameters(parameters, resources.num_parties,
-                                                        resources.corpus->vocabulary.size(),
-                                                        resources.num_holders));
-  if (const std::optional<privacy::DpCountOptions> dp =
-          protocol::TrainingDpOptions(parameters, session->dp_vocabulary_)) {
-    RETURN_IF_ERROR(
-        privacy::ValidateDpCountOptions(*dp, static_cast<int>(parameters.iterations())));
-    // With a DP vocabulary the documents are capped once restricted to it.
-    if (!session->dp_vocabulary_.has_value()) {
-      session->capped_corpus_ = std::make_unique<lda::Corpus>(
-          privacy::CapDocuments(*resources.corpus, dp->caps, nullptr));
-      session->resources_.corpus = session->capped_corpus_.get();
-    }
-  }
-  for (int s = 0; s < kPartyRandomSources; ++s) {
-    std::unique_ptr<crypto::SecureRng> rng =
-        resources.rng_factory(static_cast<PartyRandomSource>(s));
-    if (rng == nullptr) return absl::InternalError("holder session: no random source");
-    session->rngs_.push_back(std::move(rng));
-  }
+  RETURN_IF_ERROR(session->SetUpAtJoin());
   return session;
-}
-
-int64_t HolderSession::join_tokens() const {
-  // With a DP vocabulary the totals over the candidates stay here (as a
-  // compute party's, party_session.h): only whether there are documents.
-  if (dp_vocabulary_.has_value()) return tokens() > 0 ? 1 : 0;
-  return tokens();
-}
-
-int64_t HolderSession::join_documents() const {
-  return dp_vocabulary_.has_value() ? 0 : documents();
 }
 
 std::string HolderSession::state() const {
@@ -85,24 +51,6 @@ std::string HolderSession::state() const {
   }
   if (holder_ == nullptr) return "joined";
   return absl::StrCat("iteration ", holder_->iterations_done());
-}
-
-absl::Status HolderSession::CheckUsable(std::string_view what) const {
-  if (failed_) {
-    return absl::AbortedError(absl::StrCat("run ", run_id_, " failed at this data holder earlier; ",
-                                           std::string(what), " is refused"));
-  }
-  if (published_) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("run ", run_id_, " is already published; ", std::string(what), " is refused"));
-  }
-  return absl::OkStatus();
-}
-
-template <typename T>
-absl::StatusOr<T> HolderSession::Guard(absl::StatusOr<T> result) {
-  if (!result.ok()) failed_ = true;
-  return result;
 }
 
 absl::StatusOr<pplda::v1::VocabularyReply> HolderSession::Vocabulary(
@@ -181,13 +129,6 @@ absl::StatusOr<pplda::v1::VocabularyReply> HolderSession::DoSelectVocabulary() {
   // The corpus the reply counts is the selected one, so first select.
   const std::string sha = UseSelectedVocabulary(std::move(selected));
   return SelectionReply(sha, *resources_.corpus);
-}
-
-std::string HolderSession::UseSelectedVocabulary(std::vector<lda::TermId> selected) {
-  selected_terms_ = std::move(selected);
-  return party::UseSelectedVocabulary(
-      selected_terms_, protocol::TrainingDpOptions(parameters_, dp_vocabulary_)->caps,
-      &capped_corpus_, &resources_.corpus, &parameters_);
 }
 
 absl::Status HolderSession::BuildPlan(const std::vector<int64_t>& tokens) {
@@ -387,13 +328,7 @@ absl::StatusOr<std::unique_ptr<HolderSession>> HolderSession::Resume(
 
 absl::Status HolderSession::RestoreFrom(const pplda::v1::PartyRunState& state) {
   const int owners = resources_.num_parties + resources_.num_holders;
-  if (dp_vocabulary_.has_value()) {
-    // The run's documents over the terms the DP vocabulary selected.
-    ASSIGN_OR_RETURN(std::vector<lda::TermId> selected,
-                     SavedSelectedTerms(run_id_, state, resources_.corpus->vocabulary.size()));
-    UseSelectedVocabulary(std::move(selected));
-    vocabulary_steps_ = 2;
-  }
+  if (dp_vocabulary_.has_value()) RETURN_IF_ERROR(RestoreSelectedVocabulary(state, 2));
   if (state.party_index() != static_cast<uint32_t>(resources_.party_index) ||
       state.tokens_per_party_size() != owners) {
     return absl::FailedPreconditionError(absl::StrCat(

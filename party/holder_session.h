@@ -55,14 +55,16 @@
 #include "crypto/paillier/paillier_encryptor.h"
 #include "party/data_holder.h"
 #include "party/dp_vocabulary_holder.h"
+#include "party/party_resources.h"
 #include "party/party_session.h"
 #include "party/run_session.h"
+#include "party/session_base.h"
 #include "protocol/run_dp_budget.h"
 #include "protocol/run_state_file.h"
 
 namespace pplda::party {
 
-class HolderSession final : public RunSession {
+class HolderSession final : public SessionBase {
  public:
   // Join; `resources` a data holder's (data_index >= 0, public_key set).
   // `transport` (every owner's endpoints; this holder's is
@@ -76,18 +78,11 @@ class HolderSession final : public RunSession {
       const std::string& run_id, const pplda::v1::RunParameters& parameters,
       const PartyResources& resources, crypto::PartyTransport& transport, int iteration);
 
-  const std::string& run_id() const override { return run_id_; }
-  int64_t tokens() const override { return resources_.corpus->num_tokens(); }
-  int64_t documents() const override { return resources_.corpus->num_documents(); }
-  int64_t join_tokens() const override;
-  int64_t join_documents() const override;
-  bool failed() const override { return failed_; }
   int iterations_done() const override {
     return holder_ == nullptr ? 0 : holder_->iterations_done();
   }
   std::string state() const override;
   std::string counts_digest_hex() const override { return std::string(); }
-  const pplda::v1::CountUpdateMessage& resumed_update() const override { return resumed_update_; }
 
   absl::StatusOr<pplda::v1::VocabularyReply> Vocabulary(
       const pplda::v1::VocabularyRequest& request) override;
@@ -102,10 +97,6 @@ class HolderSession final : public RunSession {
   HolderSession(std::string run_id, pplda::v1::RunParameters parameters,
                 const PartyResources& resources, crypto::PartyTransport& transport);
 
-  template <typename T>
-  absl::StatusOr<T> Guard(absl::StatusOr<T> result);
-  absl::Status CheckUsable(std::string_view what) const;
-  crypto::SecureRng& rng(PartyRandomSource source) { return *rngs_[static_cast<int>(source)]; }
   // The plan, the committee links and the plan digest for every owner's
   // `tokens`.
   absl::Status BuildPlan(const std::vector<int64_t>& tokens);
@@ -118,27 +109,13 @@ class HolderSession final : public RunSession {
   absl::Status EnsureLinks();
   absl::StatusOr<pplda::v1::VocabularyReply> DoContributeVocabulary();
   absl::StatusOr<pplda::v1::VocabularyReply> DoSelectVocabulary();
-  // The documents over the selected candidates, capped; the run's
-  // vocabulary is then the selection (its SHA-256 returned).
-  std::string UseSelectedVocabulary(std::vector<lda::TermId> selected);
   absl::StatusOr<pplda::v1::IterateReply> DoIterate(const pplda::v1::IterateRequest& request);
   absl::StatusOr<pplda::v1::PublishReply> DoPublish();
   absl::Status RestoreFrom(const pplda::v1::PartyRunState& state);
   absl::Status SaveRunState(int iteration, const pplda::v1::CountUpdateMessage& sent);
 
-  std::string run_id_;
-  pplda::v1::RunParameters parameters_;
-  PartyResources resources_;
-  crypto::PartyTransport& transport_;
-  std::vector<std::unique_ptr<crypto::SecureRng>> rngs_;  // by PartyRandomSource
-  // DP training: the documents capped (resources_.corpus points here).
-  std::unique_ptr<lda::Corpus> capped_corpus_;
-  // The DP vocabulary (dp_vocab_epsilon > 0): its plan, this holder's side,
-  // the steps done (contribute, select) and the selected candidate ids.
-  std::optional<protocol::RunDpVocabulary> dp_vocabulary_;
+  // DP-vocabulary runs: this holder's side (two steps: contribute, select).
   std::unique_ptr<DpVocabularyHolder> vocabulary_holder_;
-  int vocabulary_steps_ = 0;
-  std::vector<lda::TermId> selected_terms_;
   std::unique_ptr<protocol::SecureLdaPlan> plan_;
   std::optional<crypto::MpcConfig> mpc_config_;
   std::optional<crypto::CommitteeLinks> links_;
@@ -146,10 +123,6 @@ class HolderSession final : public RunSession {
   protocol::PlanDigest plan_digest_{};
   std::unique_ptr<crypto::PaillierEncryptor> encryptor_;
   std::unique_ptr<DataHolder> holder_;
-  pplda::v1::CountUpdateMessage resumed_update_;
-  int current_file_iteration_ = -1;
-  bool published_ = false;
-  bool failed_ = false;
   // The last iteration's draw-matrix digest and reply, and the
   // publication's reply, to answer a repeated call identically.
   protocol::CountsDigest last_matrix_digest_{};

@@ -30,10 +30,7 @@ namespace pplda::party {
 
 PartySession::PartySession(std::string run_id, pplda::v1::RunParameters parameters,
                            const PartyResources& resources, crypto::PartyTransport& transport)
-    : run_id_(std::move(run_id)),
-      parameters_(std::move(parameters)),
-      resources_(resources),
-      transport_(transport),
+    : SessionBase(std::move(run_id), std::move(parameters), resources, transport, "party"),
       committee_transport_(transport, resources.num_parties) {}
 
 absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
@@ -50,39 +47,8 @@ absl::StatusOr<std::unique_ptr<PartySession>> PartySession::Create(
   }
   auto session = std::unique_ptr<PartySession>(
       new PartySession(run_id, parameters, resources, transport));
-  ASSIGN_OR_RETURN(session->dp_vocabulary_,
-                   protocol::DpVocabularyFromParameters(parameters, resources.num_parties,
-                                                        resources.corpus->vocabulary.size(),
-                                                        resources.num_holders));
-  if (const std::optional<privacy::DpCountOptions> dp =
-          protocol::TrainingDpOptions(parameters, session->dp_vocabulary_)) {
-    RETURN_IF_ERROR(privacy::ValidateDpCountOptions(*dp, static_cast<int>(parameters.iterations())));
-    // DP training caps every document (privacy/document_caps.h) before the
-    // token count is reported; with a DP vocabulary, once the documents are
-    // restricted to it (DoSelectVocabulary).
-    if (!session->dp_vocabulary_.has_value()) {
-      session->capped_corpus_ = std::make_unique<lda::Corpus>(
-          privacy::CapDocuments(*resources.corpus, dp->caps, nullptr));
-      session->resources_.corpus = session->capped_corpus_.get();
-    }
-  }
-  for (int s = 0; s < kPartyRandomSources; ++s) {
-    std::unique_ptr<crypto::SecureRng> rng =
-        resources.rng_factory(static_cast<PartyRandomSource>(s));
-    if (rng == nullptr) return absl::InternalError("party session: no random source");
-    session->rngs_.push_back(std::move(rng));
-  }
+  RETURN_IF_ERROR(session->SetUpAtJoin());
   return session;
-}
-
-int64_t PartySession::tokens() const { return resources_.corpus->num_tokens(); }
-int64_t PartySession::documents() const { return resources_.corpus->num_documents(); }
-int64_t PartySession::join_tokens() const {
-  if (dp_vocabulary_.has_value()) return tokens() > 0 ? 1 : 0;
-  return tokens();
-}
-int64_t PartySession::join_documents() const {
-  return dp_vocabulary_.has_value() ? 0 : documents();
 }
 
 std::string PartySession::state() const {
@@ -93,27 +59,6 @@ std::string PartySession::state() const {
   }
   if (party_ == nullptr) return "joined";
   return absl::StrCat("iteration ", party_->iterations_done());
-}
-
-absl::Status PartySession::CheckUsable(std::string_view what) const {
-  if (failed_) {
-    // Aborted: the run can go on only from a saved boundary (Resume), as
-    // after a lost peer; the coordinator then waits and resumes.
-    return absl::AbortedError(absl::StrCat("run ", run_id_, " failed at this party earlier; ",
-                                           std::string(what), " is refused"));
-  }
-  if (published_) {
-    return absl::FailedPreconditionError(absl::StrCat("run ", run_id_, " is already published; ",
-                                                      std::string(what), " is refused"));
-  }
-  return absl::OkStatus();
-}
-
-template <typename T>
-absl::StatusOr<T> PartySession::Guard(absl::StatusOr<T> result) {
-  // An error inside a step puts the parties out of step: the run is over.
-  if (!result.ok()) failed_ = true;
-  return result;
 }
 
 absl::StatusOr<pplda::v1::VocabularyReply> PartySession::Vocabulary(
@@ -220,13 +165,6 @@ absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoDecryptVocabulary(
     *reply.mutable_partials() = crypto::PartialDecryptionBatchToProto(key, partials);
   }
   return reply;
-}
-
-std::string PartySession::UseSelectedVocabulary(std::vector<lda::TermId> selected) {
-  selected_terms_ = std::move(selected);
-  return party::UseSelectedVocabulary(
-      selected_terms_, protocol::TrainingDpOptions(parameters_, dp_vocabulary_)->caps,
-      &capped_corpus_, &resources_.corpus, &parameters_);
 }
 
 absl::StatusOr<pplda::v1::VocabularyReply> PartySession::DoSelectVocabulary(

@@ -72,8 +72,10 @@
 #include "party/iteration_randomness.h"
 #include "party/lda_party.h"
 #include "party/party_randomness.h"
+#include "party/party_resources.h"
 #include "party/privacy_ledger.h"
 #include "party/run_session.h"
+#include "party/session_base.h"
 #include "privacy/dp_count_training.h"
 #include "proto/party_control_service.pb.h"
 #include "protocol/run_dp_budget.h"
@@ -82,40 +84,7 @@
 
 namespace pplda::party {
 
-// What a party daemon holds across runs (loaded at start).
-struct PartyResources {
-  // 0-based owner index (net/consortium_file.h): the compute party index,
-  // or num_parties + data_index for a data holder; the run transport's
-  // party id.
-  int party_index = 0;
-  int num_parties = 0;  // the committee's compute parties
-  int num_holders = 0;  // data holders outside the committee
-  int data_index = -1;  // a data holder's index; -1 for a compute party
-  // Compute parties: the key share (outlives the session). Data holders:
-  // none, and the public key instead.
-  const crypto::PaillierKeyShare* key_share = nullptr;
-  crypto::ThresholdPublicKeyPtr public_key;
-  const lda::Corpus* corpus = nullptr;  // over the consortium vocabulary; may be empty (helper)
-  std::string vocabulary_sha256;
-  std::string participant;  // this party's name in the consortium (run state files)
-  std::optional<uint64_t> initial_topics_seed;  // none: from rng_factory
-  std::filesystem::path state_dir;
-  ThreadPool* pool = nullptr;
-  PartyRngFactory rng_factory;  // this party's sources
-  // INSECURE, tests only: the seed when rng_factory gives the deterministic
-  // sources (reported to the coordinator at Join).
-  std::optional<uint64_t> insecure_deterministic_rng_seed;
-  // party.toml accept_two_holder_disclosure (protocol/two_holder_disclosure.h):
-  // without it a data-holding party refuses, at Prepare, a run with exactly
-  // two data holders and no DP.
-  bool accept_two_holder_disclosure = false;
-  // party.toml privacy_budget_* (party/privacy_ledger.h): set, this data
-  // holder joins only DP runs within what is left of it, debited in
-  // state_dir at Prepare.
-  std::optional<PrivacyBudget> privacy_budget;
-};
-
-class PartySession final : public RunSession {
+class PartySession final : public SessionBase {
  public:
   // Join. `transport` (this party's link to the others for this run) must
   // outlive the session.
@@ -149,20 +118,7 @@ class PartySession final : public RunSession {
   // `published` marker, if any, stays.
   static absl::Status RemoveRunState(const std::filesystem::path& state_dir,
                                      const std::string& run_id);
-  // After Resume: this party's update of that iteration, as it sent it.
-  const pplda::v1::CountUpdateMessage& resumed_update() const override { return resumed_update_; }
 
-  const std::string& run_id() const override { return run_id_; }
-  int64_t tokens() const override;
-  int64_t documents() const override;
-  // What Join reveals to the coordinator: the token and document totals, or,
-  // in a DP-vocabulary run, only whether this party holds documents (1 or 0,
-  // and 0 documents): its totals over the candidates, against those over the
-  // selected vocabulary that the selection reports, would count the tokens
-  // of the terms the selection drops.
-  int64_t join_tokens() const override;
-  int64_t join_documents() const override;
-  bool failed() const override { return failed_; }
   int iterations_done() const override { return party_ == nullptr ? 0 : party_->iterations_done(); }
   // Hex of this party's fold digest (agreed with its peers once confirmed);
   // empty before Prepare.
@@ -185,12 +141,6 @@ class PartySession final : public RunSession {
   PartySession(std::string run_id, pplda::v1::RunParameters parameters,
                const PartyResources& resources, crypto::PartyTransport& transport);
 
-  // Passes `result` through; an error marks the session failed.
-  template <typename T>
-  absl::StatusOr<T> Guard(absl::StatusOr<T> result);
-  // Aborted after a failure (only Resume goes on from there),
-  // FailedPrecondition once published.
-  absl::Status CheckUsable(std::string_view what) const;
   absl::StatusOr<pplda::v1::VocabularyReply> DoContributeVocabulary();
   absl::StatusOr<pplda::v1::VocabularyReply> DoDecryptVocabulary(
       const pplda::v1::VocabularyDecrypt& request);
@@ -213,11 +163,6 @@ class PartySession final : public RunSession {
   // same agreed fold, nothing else.
   absl::Status MarkPublished() const;
   absl::Status RestoreFrom(const pplda::v1::PartyRunState& state);
-  // RestoreFrom's part: the DP vocabulary's selected terms.
-  absl::Status RestoreSelectedVocabulary(const pplda::v1::PartyRunState& state);
-  // The run's documents and vocabulary from the DP vocabulary's selected
-  // terms (then capped); returns the run vocabulary's SHA-256.
-  std::string UseSelectedVocabulary(std::vector<lda::TermId> selected);
   // With data holders, before the plan: links for the DP vocabulary's bytes.
   absl::Status EnsureHolderLinks();
   absl::StatusOr<pplda::v1::PrepareReply> DoPrepare(const pplda::v1::PrepareRequest& request);
@@ -236,39 +181,21 @@ class PartySession final : public RunSession {
   // `iteration` iterations, `sent` being this party's update of it.
   absl::Status SaveRunState(int iteration, const pplda::v1::CountUpdateMessage& sent);
 
-  std::string run_id_;
-  pplda::v1::RunParameters parameters_;
-  PartyResources resources_;
-  crypto::PartyTransport& transport_;                   // every owner's endpoint
   crypto::CommitteeTransport committee_transport_;      // the members' part, for the engine
   std::optional<crypto::CommitteeLinks> holder_links_;  // with data holders, from the plan
-  // Indexed by PartyRandomSource.
-  std::vector<std::unique_ptr<crypto::SecureRng>> rngs_;
-  crypto::SecureRng& rng(PartyRandomSource source) { return *rngs_[static_cast<int>(source)]; }
   std::unique_ptr<protocol::SecureLdaPlan> plan_;
   // The engine of Join to Prepare, then one per iteration and publication
   // (iteration_randomness_->EngineFor).
   std::unique_ptr<crypto::MpcEngine> engine_;
   std::optional<crypto::MpcConfig> mpc_config_;                // from Prepare
   std::unique_ptr<IterationRandomness> iteration_randomness_;  // from Prepare
-  pplda::v1::CountUpdateMessage resumed_update_;
-  int current_file_iteration_ = -1;  // of run-state.pb, -1 = none yet
   std::unique_ptr<crypto::PaillierEncryptor> encryptor_;
   std::unique_ptr<LdaParty> party_;
   std::vector<int64_t> tokens_per_party_;  // every owner's, owner order, from Prepare
   protocol::PlanDigest plan_digest_{};     // from Prepare
-  // DP runs: the party's documents capped by the run's caps (resources_.corpus
-  // then points here: the token count reported at Join is the capped one).
-  std::unique_ptr<lda::Corpus> capped_corpus_;
-  // DP vocabulary runs: the plan and its accountant (from Join), this
-  // party's side of the selection, and whether it is done (Prepare waits
-  // for it; the selected vocabulary's corpus is then capped_corpus_).
-  std::optional<protocol::RunDpVocabulary> dp_vocabulary_;
+  // DP-vocabulary runs: this party's side of the selection (its three
+  // steps: contribute, decrypt, select; Prepare waits for them).
   std::unique_ptr<DpVocabularyParty> vocabulary_party_;
-  int vocabulary_steps_ = 0;  // of contribute, decrypt, select, done in order
-  std::vector<lda::TermId> selected_terms_;  // by the DP vocabulary (run state)
-  bool published_ = false;
-  bool failed_ = false;
   // The last completed step's reply and the digests of the updates it was
   // given, to answer a repeated call identically (see above).
   std::vector<protocol::CountsDigest> last_iterate_previous_;

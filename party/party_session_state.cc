@@ -119,18 +119,9 @@ absl::StatusOr<pplda::v1::PartyRunState> PartySession::ReadStateAt(int iteration
                         &current_file_iteration_);
 }
 
-absl::Status PartySession::RestoreSelectedVocabulary(const pplda::v1::PartyRunState& state) {
-  // The run's documents over the terms the DP vocabulary selected.
-  ASSIGN_OR_RETURN(std::vector<lda::TermId> selected,
-                   SavedSelectedTerms(run_id_, state, resources_.corpus->vocabulary.size()));
-  UseSelectedVocabulary(std::move(selected));
-  vocabulary_steps_ = 3;
-  return absl::OkStatus();
-}
-
 absl::Status PartySession::RestoreFrom(const pplda::v1::PartyRunState& state) {
   const int n = resources_.num_parties + resources_.num_holders;
-  if (dp_vocabulary_.has_value()) RETURN_IF_ERROR(RestoreSelectedVocabulary(state));
+  if (dp_vocabulary_.has_value()) RETURN_IF_ERROR(RestoreSelectedVocabulary(state, 3));
   if (state.party_index() != static_cast<uint32_t>(resources_.party_index) ||
       state.tokens_per_party_size() != n) {
     return absl::FailedPreconditionError(absl::StrCat(
