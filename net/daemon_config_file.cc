@@ -17,7 +17,7 @@ const ConfigSchema& PartyConfigSchema() {
         "listen", "box_key", "metrics_listen", "threads", "initial_topics_seed",
         "receive_timeout_seconds", "insecure_deterministic_rng_seed",
         "insecure_capture_sent_payloads", "accept_two_holder_disclosure", "privacy_budget_epsilon",
-        "privacy_budget_delta"}},
+        "privacy_budget_delta", "max_run_epsilon", "max_run_delta"}},
       {"input", {"format", "split", "window_words", "max_tokens"}},
       {"tls", {"ca", "cert", "key"}}};
   return *schema;

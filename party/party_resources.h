@@ -20,6 +20,12 @@
 
 namespace pplda::party {
 
+// The per-run DP ceiling a participant takes when its party.toml sets
+// none: epsilon 10 (the order of the DP topic-model literature's largest
+// budgets) and delta 1e-5 (below 1 / the documents of any corpus pplda has
+// been run on; `pplda run start`'s default).
+inline constexpr PrivacyBudget kDefaultRunDpCeiling{10.0, 1e-5};
+
 // What a party daemon holds across runs (loaded at start).
 struct PartyResources {
   // 0-based owner index (net/consortium_file.h): the compute party index,
@@ -51,6 +57,10 @@ struct PartyResources {
   // holder joins only DP runs within what is left of it, debited in
   // state_dir at Prepare.
   std::optional<PrivacyBudget> privacy_budget;
+  // party.toml max_run_epsilon and max_run_delta: the most one run may
+  // spend of this participant's documents; a DP run asking more is refused
+  // at Join, whoever picked its budget (the coordinator is untrusted).
+  PrivacyBudget run_dp_ceiling = kDefaultRunDpCeiling;
 };
 
 }  // namespace pplda::party

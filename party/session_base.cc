@@ -26,6 +26,16 @@ int64_t SessionBase::join_tokens() const {
 int64_t SessionBase::join_documents() const { return dp_vocabulary_.has_value() ? 0 : documents(); }
 
 absl::Status SessionBase::SetUpAtJoin() {
+  // The participant's own ceiling, before anything is computed for the run.
+  const PrivacyBudget& ceiling = resources_.run_dp_ceiling;
+  if (parameters_.dp_epsilon() > 0 &&
+      (parameters_.dp_epsilon() > ceiling.epsilon || parameters_.dp_delta() > ceiling.delta)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "run ", run_id_, " asks (epsilon ", parameters_.dp_epsilon(), ", delta ",
+        parameters_.dp_delta(), ") of this ", participant_,
+        "'s documents, above its ceiling per run (epsilon ", ceiling.epsilon, ", delta ",
+        ceiling.delta, "; max_run_epsilon and max_run_delta in party.toml)"));
+  }
   ASSIGN_OR_RETURN(dp_vocabulary_,
                    protocol::DpVocabularyFromParameters(parameters_, resources_.num_parties,
                                                         resources_.corpus->vocabulary.size(),

@@ -50,10 +50,11 @@ class SessionBase : public RunSession {
               const PartyResources& resources, crypto::PartyTransport& transport,
               std::string_view participant);
 
-  // Join's work for either role, once the role's own checks passed: the DP
-  // vocabulary's plan (with the consortium's data holders), DP training's
-  // options validated and, without a DP vocabulary, the documents capped
-  // (before their token count is reported); the random sources.
+  // Join's work for either role, once the role's own checks passed: a DP
+  // run above the participant's ceiling per run refused (FailedPrecondition
+  // naming both figures); the DP vocabulary's plan (with the consortium's data holders), DP
+  // training's options validated and, without a DP vocabulary, the documents capped (before their
+  // token count is reported); the random sources.
   absl::Status SetUpAtJoin();
   crypto::SecureRng& rng(PartyRandomSource source) { return *rngs_[static_cast<int>(source)]; }
   // Aborted once a step failed (only a Resume goes on), FailedPrecondition

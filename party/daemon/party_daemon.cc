@@ -229,6 +229,7 @@ absl::StatusOr<PartyResources> MakePartyResources(const std::filesystem::path& c
   resources.initial_topics_seed = config.initial_topics_seed;
   resources.accept_two_holder_disclosure = config.accept_two_holder_disclosure;
   resources.privacy_budget = config.privacy_budget;
+  resources.run_dp_ceiling = config.run_dp_ceiling;
   resources.state_dir = config.state_dir;
   resources.pool = &pool;
   if (config.insecure_deterministic_rng_seed.has_value()) {

@@ -46,6 +46,12 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
         "privacy_budget_delta)"));
   }
   if (budget_epsilon.has_value()) c.privacy_budget = PrivacyBudget{*budget_epsilon, *budget_delta};
+  ASSIGN_OR_RETURN(std::optional<double> max_epsilon,
+                   file.OptionalDouble("party", "max_run_epsilon", 1e-6, 1000));
+  ASSIGN_OR_RETURN(std::optional<double> max_delta,
+                   file.OptionalDouble("party", "max_run_delta", 1e-300, 0.5));
+  if (max_epsilon.has_value()) c.run_dp_ceiling.epsilon = *max_epsilon;
+  if (max_delta.has_value()) c.run_dp_ceiling.delta = *max_delta;
   ASSIGN_OR_RETURN(std::optional<int64_t> rng_seed,
                    file.OptionalInt("party", "insecure_deterministic_rng_seed", 0, INT64_MAX));
   if (rng_seed.has_value()) {

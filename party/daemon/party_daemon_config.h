@@ -30,6 +30,10 @@
 //                                   # all runs (party/privacy_ledger.h): it joins
 //                                   # only DP runs that fit in what is left, and
 //                                   # no run without DP
+//   max_run_epsilon = 10            # the most one DP run may spend of this
+//   max_run_delta = 1e-5            # party's documents (defaults shown,
+//                                   # party_resources.h): a run asking more is
+//                                   # refused at Join, naming both figures
 //   insecure_deterministic_rng_seed = 42   # INSECURE, TESTS ONLY: every random
 //                                   # source of this party from a seeded stream
 //                                   # (party/party_randomness.h), the streams
@@ -55,6 +59,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "party/party_resources.h"
 #include "party/privacy_ledger.h"
 
 namespace pplda::party {
@@ -75,6 +80,7 @@ struct PartyDaemonConfig {
   int receive_timeout_seconds = 600;
   bool accept_two_holder_disclosure = false;
   std::optional<PrivacyBudget> privacy_budget;
+  PrivacyBudget run_dp_ceiling = kDefaultRunDpCeiling;
   std::optional<uint64_t> insecure_deterministic_rng_seed;              // tests only
   std::optional<std::filesystem::path> insecure_capture_sent_payloads;  // tests only
   std::string format = "auto";

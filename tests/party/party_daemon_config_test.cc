@@ -141,6 +141,28 @@ TEST_F(PartyDaemonConfigTest, ThePrivacyBudgetTakesBothKeysInRange) {
   }
 }
 
+// The ceiling per run: the defaults without keys, each key in range.
+TEST_F(PartyDaemonConfigTest, TheCeilingPerRunHasDefaultsAndTakesEachKeyInRange) {
+  absl::StatusOr<PartyDaemonConfig> c = LoadPartyDaemonConfig(Write(""), false);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->run_dp_ceiling.epsilon, 10.0);
+  EXPECT_EQ(c->run_dp_ceiling.delta, 1e-5);
+  c = LoadPartyDaemonConfig(Write("max_run_epsilon = 2\nmax_run_delta = 1e-7\n"), false);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->run_dp_ceiling.epsilon, 2.0);
+  EXPECT_EQ(c->run_dp_ceiling.delta, 1e-7);
+  const std::pair<const char*, const char*> bad[] = {
+      {"max_run_epsilon = 0\n", "party.max_run_epsilon: 0 is outside"},
+      {"max_run_epsilon = 5000\n", "party.max_run_epsilon: 5000 is outside"},
+      {"max_run_delta = 0.9\n", "party.max_run_delta: 0.9 is outside"},
+      {"max_run_delta = \"small\"\n", "party.max_run_delta: must be a number"}};
+  for (const auto& [text, message] : bad) {
+    c = LoadPartyDaemonConfig(Write(text), false);
+    ASSERT_FALSE(c.ok()) << text;
+    EXPECT_THAT(std::string(c.status().message()), HasSubstr(message)) << text;
+  }
+}
+
 TEST_F(PartyDaemonConfigTest, TheDaemonsLoaderFollowsThisBuildsGate) {
   absl::StatusOr<PartyDaemonConfig> c =
       LoadPartyDaemonConfig(Write("insecure_deterministic_rng_seed = 42\n"));

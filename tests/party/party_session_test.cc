@@ -74,7 +74,8 @@ TEST(PartySessionTest, APlainRunIdGoesOnToTheParameterChecks) {
 absl::Status PrepareWith(const std::vector<uint64_t>& others, bool accepted, double dp_epsilon,
                          std::optional<PrivacyBudget> budget = std::nullopt,
                          const std::filesystem::path& state_dir = {},
-                         const std::string& run_id = "run-1") {
+                         const std::string& run_id = "run-1",
+                         PrivacyBudget ceiling = kDefaultRunDpCeiling, double dp_delta = 1e-5) {
   static const crypto::DealtKey* const key =
       new crypto::DealtKey(crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, 3, 2).value());
   lda::Corpus corpus;
@@ -89,6 +90,7 @@ absl::Status PrepareWith(const std::vector<uint64_t>& others, bool accepted, dou
   resources.rng_factory = [](PartyRandomSource source) { return OsRng(0, source); };
   resources.accept_two_holder_disclosure = accepted;
   resources.privacy_budget = budget;
+  resources.run_dp_ceiling = ceiling;
   resources.state_dir = state_dir;
   pplda::v1::RunParameters parameters;
   parameters.set_num_topics(2);
@@ -99,7 +101,7 @@ absl::Status PrepareWith(const std::vector<uint64_t>& others, bool accepted, dou
   parameters.set_vocabulary_sha256("v");
   if (dp_epsilon > 0) {
     parameters.set_dp_epsilon(dp_epsilon);
-    parameters.set_dp_delta(1e-5);
+    parameters.set_dp_delta(dp_delta);
     parameters.set_dp_max_tokens(10);
     parameters.set_dp_max_term_count(2);
   }
@@ -304,6 +306,34 @@ TEST_F(PartySessionResumeTest, ADpVocabularyRunNeedsItsSelectedTerms) {
     EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition) << refused;
     EXPECT_THAT(refused.message(), HasSubstr("not increasing ids below 3"));
   }
+}
+
+// A party's own ceiling per run (party.toml max_run_epsilon, max_run_delta)
+// refuses a DP run asking more at Join, whatever the coordinator picked,
+// naming both figures; a run at the ceiling, or without DP, goes on.
+TEST(PartySessionTest, ARunAboveThePartysCeilingIsRefusedAtJoin) {
+  auto past_join = [](const absl::Status& s) {
+    return s.message().find("UnusedTransport") != std::string_view::npos;
+  };
+  const PrivacyBudget ceiling{4.0, 1e-6};
+  const absl::Status over =
+      PrepareWith({5, 4}, false, 8.0, std::nullopt, {}, "run-1", ceiling, 1e-6);
+  EXPECT_EQ(over.code(), absl::StatusCode::kFailedPrecondition) << over;
+  EXPECT_THAT(over.message(), HasSubstr("asks (epsilon 8, delta 1e-06) of this party's documents, "
+                                        "above its ceiling per run (epsilon 4, delta 1e-06"));
+  EXPECT_THAT(over.message(), HasSubstr("max_run_epsilon and max_run_delta in party.toml"));
+  const absl::Status delta =
+      PrepareWith({5, 4}, false, 2.0, std::nullopt, {}, "run-1", ceiling, 1e-5);
+  EXPECT_EQ(delta.code(), absl::StatusCode::kFailedPrecondition) << delta;
+  EXPECT_THAT(delta.message(), HasSubstr("delta 1e-05"));
+  EXPECT_TRUE(past_join(PrepareWith({5, 4}, false, 4.0, std::nullopt, {}, "run-1", ceiling, 1e-6)))
+      << "a run at the ceiling goes on";
+  EXPECT_TRUE(past_join(PrepareWith({5, 4}, false, 0, std::nullopt, {}, "run-1", ceiling)));
+  // The default ceiling (epsilon 10, delta 1e-5) refuses what a coordinator
+  // may otherwise ask (up to epsilon 1000).
+  const absl::Status nominal = PrepareWith({5, 4}, false, 1000.0);
+  EXPECT_EQ(nominal.code(), absl::StatusCode::kFailedPrecondition) << nominal;
+  EXPECT_THAT(nominal.message(), HasSubstr("ceiling per run (epsilon 10, delta 1e-05"));
 }
 
 }  // namespace
