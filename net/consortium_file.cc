@@ -227,7 +227,7 @@ absl::StatusOr<Consortium> Consortium::Parse(std::string_view toml_text,
   if (participants == nullptr) {
     return ctx.Error("participant", "must be an array of tables ([[participant]])");
   }
-  std::set<std::string> names, fingerprints;
+  std::set<std::string> names, fingerprints, boxes;
   for (size_t i = 0; i < participants->size(); ++i) {
     const std::string prefix = absl::StrCat("participant[", i, "].");
     const toml::table* table = participants->get(i)->as_table();
@@ -277,6 +277,13 @@ absl::StatusOr<Consortium> Consortium::Parse(std::string_view toml_text,
                          "not an X25519 public key (64 hex digits)");
       }
       p.box_public_key = absl::AsciiStrToLower(box);
+      if (!boxes.insert(p.box_public_key).second) {
+        // Frames sealed to one are sealed to the other: the two could read
+        // each other's traffic, and neither's sender could be told apart.
+        return ctx.Error(prefix + "box_public_key",
+                         "is pinned for an earlier participant (every participant needs its own "
+                         "box key)");
+      }
     }
     ASSIGN_OR_RETURN(const std::string fingerprint,
                      RequiredString(*table, "cert_fingerprint", prefix + "cert_fingerprint", ctx));

@@ -13,6 +13,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/secret_file.h"
 #include "base/status_macros.h"
 #include "net/protocol_version.h"
 
@@ -100,19 +101,7 @@ BoxSecretKey BoxSecretKey::Generate() {
 }
 
 absl::StatusOr<BoxSecretKey> BoxSecretKey::Load(const std::filesystem::path& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    return absl::NotFoundError(
-        absl::StrCat("box secret key ", path.string(), ": ", std::strerror(errno)));
-  }
-  if ((st.st_mode & 077) != 0) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "box secret key %s is accessible by group or others (mode %04o); run `chmod 600 %s`",
-        path.string(), st.st_mode & 07777, path.string()));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("box secret key ", path.string(), ": unreadable"));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSIGN_OR_RETURN(std::string text, ReadSecretFile(path, "box secret key", 4096));
   absl::StatusOr<BoxSecretKey> key = FromHex(std::move(text));
   if (!key.ok()) {
     return absl::Status(key.status().code(),

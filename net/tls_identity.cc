@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/secret_file.h"
 #include "base/status_macros.h"
 #include "grpc/grpc_security_constants.h"
 #include "grpcpp/create_channel.h"
@@ -79,23 +80,6 @@ absl::StatusOr<std::string> ReadFile(const std::filesystem::path& path, absl::st
   return out;
 }
 
-absl::Status CheckKeyFileMode(const std::filesystem::path& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT) {
-      return absl::NotFoundError(absl::StrCat("private key ", path.string(), ": no such file"));
-    }
-    return absl::PermissionDeniedError(
-        absl::StrCat("private key ", path.string(), ": ", std::strerror(errno)));
-  }
-  if ((st.st_mode & 077) != 0) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "private key %s is accessible by group or others (mode %04o); run `chmod 600 %s`",
-        path.string(), st.st_mode & 07777, path.string()));
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<std::vector<uint8_t>> FirstCertificateDer(std::string_view pem) {
   const size_t begin = pem.find(kBeginCert);
   if (begin == std::string_view::npos) {
@@ -143,8 +127,7 @@ absl::StatusOr<TlsIdentity> TlsIdentity::Load(const std::filesystem::path& ca_ce
                                               const std::filesystem::path& key_file) {
   ASSIGN_OR_RETURN(std::string ca, ReadFile(ca_cert_file, "CA certificate"));
   ASSIGN_OR_RETURN(std::string cert, ReadFile(cert_file, "certificate"));
-  RETURN_IF_ERROR(CheckKeyFileMode(key_file));
-  ASSIGN_OR_RETURN(std::string key, ReadFile(key_file, "private key"));
+  ASSIGN_OR_RETURN(std::string key, ReadSecretFile(key_file, "private key"));
   ScopedWipe wipe_key(key);
   absl::StatusOr<TlsIdentity> identity = FromPem(std::move(ca), std::move(cert), std::move(key));
   if (!identity.ok()) {

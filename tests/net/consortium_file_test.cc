@@ -287,6 +287,25 @@ TEST(ConsortiumFileTest, OwnersAreTheCommitteeThenTheDataHolders) {
   EXPECT_FALSE(c->coordinator().is_owner());
 }
 
+// Every participant seals with its own box key: a key pinned twice is
+// refused, naming the second participant.
+TEST(ConsortiumFileTest, ABoxKeyPinnedTwiceIsRefused) {
+  const std::string box = std::string(64, 'b');
+  auto with_box = [](std::string entry, const std::string& key) {
+    return entry.insert(entry.size() - 1, "box_public_key = \"" + key + "\"\n");
+  };
+  const std::string good =
+      absl::StrCat("[consortium]\nname = \"sotu\"\nca_fingerprint = \"", kCa, "\"\n\n",
+                   Entry("coord", "coordinator", "127.0.0.1:7000", kFp3),
+                   with_box(Entry("alice", "party", "alice.example.org:7001", kFp0), box),
+                   with_box(Entry("bob", "party", "10.0.0.2:7002", kFp1), std::string(64, 'c')),
+                   with_box(Entry("helper-1", "helper", "[::1]:7003", kFp2), std::string(64, 'd')));
+  ASSERT_TRUE(Consortium::Parse(good, "consortium.toml").ok())
+      << Consortium::Parse(good, "consortium.toml").status();
+  ExpectInvalid(absl::StrReplaceAll(good, {{std::string(64, 'c'), box}}),
+                "participant[2].box_public_key: is pinned for an earlier participant");
+}
+
 TEST(ConsortiumFileTest, UnknownKeysAndTablesAreRefused) {
   ExpectInvalid(absl::StrReplaceAll(GoodFile(), {{"address = \"10.0.0.2:7002\"",
                                                   "adress = \"10.0.0.2:7002\""}}),

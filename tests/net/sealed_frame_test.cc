@@ -168,6 +168,11 @@ TEST(SealedFrameTest, SecretKeyFile) {
   EXPECT_EQ(loose.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(std::string(loose.status().message()), HasSubstr("chmod 600"));
   ::chmod(path.c_str(), 0600);
+  const std::filesystem::path link = tmp.path() / "link.box";
+  std::filesystem::create_symlink(path, link);
+  auto linked = BoxSecretKey::Load(link);
+  EXPECT_EQ(linked.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(linked.status().message()), HasSubstr("is a symbolic link"));
   auto loaded = BoxSecretKey::Load(path);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   auto again = BoxSecretKey::FromHex(hex);

@@ -110,6 +110,17 @@ TEST_F(TlsIdentityTest, RefusesAKeyReadableByOthers) {
   EXPECT_TRUE(LoadIdentity("p0").ok());
 }
 
+// A private key behind a symbolic link is refused: the file checked must be
+// the file read.
+TEST_F(TlsIdentityTest, RefusesAKeyBehindASymbolicLink) {
+  const std::filesystem::path link = dir_ / "p0-link.key";
+  std::filesystem::create_symlink(dir_ / "p0.key", link);
+  const absl::Status s = TlsIdentity::Load(dir_ / "ca.crt", dir_ / "p0.crt", link).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_THAT(s.message(), HasSubstr("is a symbolic link"));
+  EXPECT_THAT(s.message(), HasSubstr(link.string()));
+}
+
 TEST_F(TlsIdentityTest, NamesMissingAndBrokenFiles) {
   const absl::Status missing =
       TlsIdentity::Load(dir_ / "ca.crt", dir_ / "nobody.crt", dir_ / "p0.key").status();
