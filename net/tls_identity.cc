@@ -14,6 +14,7 @@
 #include "base/secret_file.h"
 #include "base/status_macros.h"
 #include "grpc/grpc_security_constants.h"
+#include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
 #include "net/message_limits.h"
 
@@ -234,6 +235,20 @@ absl::StatusOr<std::string> PeerFingerprint(const grpc::AuthContext& context) {
     return absl::UnauthenticatedError("the peer presented no TLS client certificate");
   }
   return CertificateFingerprint(std::string_view(certs[0].data(), certs[0].size()));
+}
+
+absl::Status CheckServerPinned(const grpc::ClientContext& context, const Participant& peer,
+                               absl::Status status) {
+  const std::shared_ptr<const grpc::AuthContext> auth = context.auth_context();
+  absl::StatusOr<std::string> fingerprint =
+      auth ? PeerFingerprint(*auth) : absl::UnauthenticatedError("no TLS session");
+  if (fingerprint.ok() && *fingerprint == peer.cert_fingerprint) return status;
+  // No server answered (the connection failed): its status says so.
+  if (!fingerprint.ok() && !status.ok()) return status;
+  return absl::PermissionDeniedError(absl::StrCat(
+      "\"", peer.name, "\" at ", peer.address, " presented certificate ",
+      fingerprint.ok() ? *fingerprint : std::string(fingerprint.status().message()),
+      ", not the one pinned for it, ", peer.cert_fingerprint, ": its answer is refused"));
 }
 
 absl::StatusOr<std::string> AuthenticatePeer(const grpc::AuthContext& context,

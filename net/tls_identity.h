@@ -34,6 +34,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "grpcpp/channel.h"
+#include "grpcpp/client_context.h"
 #include "grpcpp/security/auth_context.h"
 #include "grpcpp/security/credentials.h"
 #include "grpcpp/security/server_credentials.h"
@@ -96,6 +97,14 @@ absl::StatusOr<std::string> CertificateFingerprint(std::string_view pem);
 // Fingerprint of the peer's leaf certificate ("x509_pem_cert" property).
 // Unauthenticated when the connection carried no client certificate.
 absl::StatusOr<std::string> PeerFingerprint(const grpc::AuthContext& context);
+
+// After a call on `context` to participant `peer` that ended with
+// `status`: PermissionDenied naming both fingerprints when a server
+// answered with a certificate other than the one pinned for `peer` (TLS
+// checked the CA and the name only), whatever it answered; otherwise
+// `status` (OK with no TLS session at all is refused too).
+absl::Status CheckServerPinned(const grpc::ClientContext& context, const Participant& peer,
+                               absl::Status status);
 
 // The consortium participant whose pinned fingerprint is the peer's.
 // PermissionDenied when the peer presented no certificate or one that no

@@ -34,7 +34,7 @@ class GrpcCoordinatorClient final : public CoordinatorClient {
     pplda::v1::StartRunReply reply;
     grpc::ClientContext context;
     Deadline(context);
-    RETURN_IF_ERROR(Map(stub_->StartRun(&context, request, &reply)));
+    RETURN_IF_ERROR(Map(context, stub_->StartRun(&context, request, &reply)));
     return reply.run_id();
   }
 
@@ -44,7 +44,7 @@ class GrpcCoordinatorClient final : public CoordinatorClient {
     pplda::v1::RunStatus reply;
     grpc::ClientContext context;
     Deadline(context);
-    RETURN_IF_ERROR(Map(stub_->GetStatus(&context, request, &reply)));
+    RETURN_IF_ERROR(Map(context, stub_->GetStatus(&context, request, &reply)));
     return reply;
   }
 
@@ -56,8 +56,21 @@ class GrpcCoordinatorClient final : public CoordinatorClient {
     std::unique_ptr<grpc::ClientReader<pplda::v1::RunStatus>> reader =
         stub_->Watch(&context, request);
     pplda::v1::RunStatus status;
-    while (reader->Read(&status)) on_status(status);
-    return Map(reader->Finish());
+    bool pinned = false;
+    while (reader->Read(&status)) {
+      if (!pinned) {
+        // Nothing from a server without the coordinator's pinned certificate.
+        if (absl::Status s = net::CheckServerPinned(context, coordinator_, absl::OkStatus());
+            !s.ok()) {
+          context.TryCancel();
+          reader->Finish();
+          return s;
+        }
+        pinned = true;
+      }
+      on_status(status);
+    }
+    return Map(context, reader->Finish());
   }
 
   absl::StatusOr<std::string> Result(const std::string& run_id) override {
@@ -66,7 +79,7 @@ class GrpcCoordinatorClient final : public CoordinatorClient {
     pplda::v1::RunResultReply reply;
     grpc::ClientContext context;
     Deadline(context);
-    RETURN_IF_ERROR(Map(stub_->GetResult(&context, request, &reply)));
+    RETURN_IF_ERROR(Map(context, stub_->GetResult(&context, request, &reply)));
     return reply.model_json();
   }
 
@@ -77,21 +90,23 @@ class GrpcCoordinatorClient final : public CoordinatorClient {
     pplda::v1::CancelRunReply reply;
     grpc::ClientContext context;
     Deadline(context);
-    return Map(stub_->Cancel(&context, request, &reply));
+    return Map(context, stub_->Cancel(&context, request, &reply));
   }
 
  private:
   static void Deadline(grpc::ClientContext& context) {
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
   }
-  absl::Status Map(const grpc::Status& status) const {
+  // A call's status; a reply is believed only from the coordinator's own
+  // pinned certificate (TLS checked the CA and the name only).
+  absl::Status Map(const grpc::ClientContext& context, const grpc::Status& status) const {
     absl::Status s = net::FromGrpcStatus(status);
     if (s.code() == absl::StatusCode::kUnavailable) {
       return absl::UnavailableError(absl::StrCat("the coordinator ", coordinator_.name, " at ",
                                                  coordinator_.address,
                                                  " does not answer: ", s.message()));
     }
-    return s;
+    return net::CheckServerPinned(context, coordinator_, std::move(s));
   }
 
   std::string name_;

@@ -3,16 +3,18 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
 #include "net/grpc_status.h"
 #include "net/message_limits.h"
+#include "net/tls_identity.h"
 
 namespace pplda::coordinator {
 namespace {
 
 class GrpcClient final : public PartyControlClient {
  public:
-  explicit GrpcClient(std::unique_ptr<pplda::v1::PartyControl::Stub> stub)
-      : stub_(std::move(stub)) {}
+  GrpcClient(std::unique_ptr<pplda::v1::PartyControl::Stub> stub, net::Participant party)
+      : stub_(std::move(stub)), party_(std::move(party)) {}
 
   absl::StatusOr<pplda::v1::JoinReply> Join(const pplda::v1::JoinRequest& request,
                                             Deadline deadline) override {
@@ -50,12 +52,14 @@ class GrpcClient final : public PartyControlClient {
     grpc::ClientContext context;
     context.set_deadline(deadline);
     Reply reply;
-    absl::Status status = net::FromGrpcStatus(((*stub_).*method)(&context, request, &reply));
-    if (!status.ok()) return status;
+    // Only the party's own pinned certificate is believed.
+    RETURN_IF_ERROR(net::CheckServerPinned(
+        context, party_, net::FromGrpcStatus(((*stub_).*method)(&context, request, &reply))));
     return reply;
   }
 
   std::unique_ptr<pplda::v1::PartyControl::Stub> stub_;
+  const net::Participant party_;
 };
 
 class RelayClient final : public PartyControlClient {
@@ -150,8 +154,9 @@ class RelayClient final : public PartyControlClient {
 std::unique_ptr<PartyControlClient> NewGrpcPartyControlClient(const net::TlsIdentity& identity,
                                                               const net::Participant& party) {
   const int max_bytes = net::MaxMessageBytes(net::kDefaultMaxPayloadBytes);
-  return std::make_unique<GrpcClient>(pplda::v1::PartyControl::NewStub(
-      net::CreatePeerChannel(identity, party.address, party.name, max_bytes)));
+  return std::make_unique<GrpcClient>(pplda::v1::PartyControl::NewStub(net::CreatePeerChannel(
+                                          identity, party.address, party.name, max_bytes)),
+                                      party);
 }
 
 std::unique_ptr<PartyControlClient> NewRelayPartyControlClient(net::RelayHub& hub,

@@ -2,6 +2,9 @@
 //  - a participant whose certificate comes from another CA cannot reach the
 //    coordinator (the TLS handshake fails), whether it trusts the other CA
 //    or the consortium's, and the coordinator keeps serving;
+//  - every client pins its server's certificate: the run CLI refuses a
+//    coordinator, and the coordinator a party, that presents a certificate
+//    other than the one its consortium file pins for it;
 //  - a party daemon's PartyControl, called directly by this test, refuses
 //    each kind of bad request with its own gRPC status (an old protocol
 //    version, a foreign run id, a step out of order, an oversized message,
@@ -12,8 +15,10 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "net/message_limits.h"
@@ -101,6 +106,55 @@ TEST_F(RefusalTest, ParticipantWithACertificateFromAnotherCaIsRefused) {
       RunPplda({"run", "status", "--config", consortium_.party_config(0).string()});
   EXPECT_EQ(status.exit_code, 0) << status.Describe();
   EXPECT_THAT(status.output, HasSubstr(": published"));
+}
+
+// TLS checks the CA and the name only; every client also pins the
+// server's certificate: (a) the run CLI refuses the coordinator's answer
+// when its consortium file pins another certificate for the coordinator;
+// (b) the coordinator refuses a party's answers (and the run fails, naming
+// the party) when its consortium file pins another certificate for it.
+TEST_F(RefusalTest, AnswersFromAServerWithoutItsPinnedCertificateAreRefused) {
+  E2E_ASSERT_OK(SetUpConsortium());
+  E2E_ASSERT_OK(consortium_.StartAll());
+  const std::filesystem::path certs = consortium_.certs();
+  const std::string bogus(64, 'e');
+  auto pinned_elsewhere = [&](const std::string& participant) {
+    const std::string fingerprint =
+        *net::CertificateFingerprint(ReadText(certs / (participant + ".crt")));
+    std::string doctored = ReadText(certs / "consortium.toml");
+    const size_t at = doctored.find(fingerprint);
+    EXPECT_NE(at, std::string::npos);
+    if (at != std::string::npos) doctored.replace(at, fingerprint.size(), bogus);
+    return std::make_pair(fingerprint, doctored);
+  };
+
+  const auto [coordinator_fingerprint, for_cli] = pinned_elsewhere("coordinator");
+  E2E_ASSERT_OK(WriteText(dir() / "cli-consortium.toml", for_cli));
+  const std::filesystem::path client = dir() / "cli.toml";
+  E2E_ASSERT_OK(WriteText(client, ClientToml(dir() / "cli-consortium.toml", certs / "ca.crt",
+                                             certs / "early.crt", certs / "early.key")));
+  CommandResult cli = RunPplda({"run", "status", "--config", client.string()});
+  EXPECT_NE(cli.exit_code, 0) << cli.Describe();
+  EXPECT_THAT(cli.output, HasSubstr("presented certificate " + coordinator_fingerprint))
+      << cli.Describe();
+  EXPECT_THAT(cli.output, HasSubstr("not the one pinned for it")) << cli.Describe();
+
+  const auto [early_fingerprint, for_coordinator] = pinned_elsewhere("early");
+  E2E_ASSERT_OK(WriteText(certs / "coordinator-consortium.toml", for_coordinator));
+  consortium_.coordinator().Stop();
+  const std::string config = ReadText(consortium_.coordinator_config());
+  E2E_ASSERT_OK(WriteText(consortium_.coordinator_config(),
+                          absl::StrReplaceAll(config, {{"certs/consortium.toml",
+                                                        "certs/coordinator-consortium.toml"}})));
+  E2E_ASSERT_OK(consortium_.StartCoordinator());
+  CommandResult start =
+      RunPplda({"run", "start", "--config", consortium_.coordinator_config().string(), "--topics",
+                "3", "--iterations", "0", "--watch"},
+               std::chrono::seconds(300));
+  EXPECT_NE(start.exit_code, 0) << start.Describe();
+  EXPECT_THAT(start.output, HasSubstr("\"early\""));
+  EXPECT_THAT(start.output, HasSubstr("presented certificate " + early_fingerprint))
+      << start.Describe();
 }
 
 TEST_F(RefusalTest, PartyControlRefusesEachBadRequestWithItsOwnCodeAndKeepsServing) {
