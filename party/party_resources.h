@@ -26,6 +26,13 @@ namespace pplda::party {
 // been run on; `pplda run start`'s default).
 inline constexpr PrivacyBudget kDefaultRunDpCeiling{10.0, 1e-5};
 
+// The most a run may make a participant hold, whoever asked for it: K x V
+// topic-term cells (its count tables; the packed matrix is smaller) and
+// K x D document-topic cells (its documents' counts and mixtures), 2^27
+// each (1 GiB of 8-byte cells; K = 1,000 topics over 100,000 terms is
+// 10^8).
+inline constexpr int64_t kMaxRunCells = int64_t{1} << 27;
+
 // What a party daemon holds across runs (loaded at start).
 struct PartyResources {
   // 0-based owner index (net/consortium_file.h): the compute party index,

@@ -36,6 +36,7 @@ absl::Status SessionBase::SetUpAtJoin() {
         "'s documents, above its ceiling per run (epsilon ", ceiling.epsilon, ", delta ",
         ceiling.delta, "; max_run_epsilon and max_run_delta in party.toml)"));
   }
+  RETURN_IF_ERROR(CheckRunSize());
   ASSIGN_OR_RETURN(dp_vocabulary_,
                    protocol::DpVocabularyFromParameters(parameters_, resources_.num_parties,
                                                         resources_.corpus->vocabulary.size(),
@@ -59,6 +60,22 @@ absl::Status SessionBase::SetUpAtJoin() {
       return absl::InternalError(absl::StrCat(participant_, " session: no random source"));
     }
     rngs_.push_back(std::move(rng));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SessionBase::CheckRunSize() const {
+  const int64_t k = parameters_.num_topics();
+  const int64_t v = resources_.corpus->vocabulary.size();
+  const int64_t d = resources_.corpus->num_documents();
+  for (const auto& [cells, what] :
+       {std::pair{k * v, "topic-term"}, std::pair{k * d, "document-topic"}}) {
+    if (cells > kMaxRunCells) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "run ", run_id_, " asks K = ", k, " topics over ", v, " terms and ", d,
+          " documents: ", cells, " ", what, " cells, above this ", participant_, "'s limit of ",
+          kMaxRunCells, " (party/party_resources.h): ask fewer topics"));
+    }
   }
   return absl::OkStatus();
 }

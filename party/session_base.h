@@ -52,10 +52,13 @@ class SessionBase : public RunSession {
 
   // Join's work for either role, once the role's own checks passed: a DP
   // run above the participant's ceiling per run refused (FailedPrecondition
-  // naming both figures); the DP vocabulary's plan (with the consortium's data holders), DP
+  // naming both figures), and a run larger than it holds (CheckRunSize);
+  // the DP vocabulary's plan (with the consortium's data holders), DP
   // training's options validated and, without a DP vocabulary, the documents capped (before their
   // token count is reported); the random sources.
   absl::Status SetUpAtJoin();
+  // ResourceExhausted when the run's K x V or K x D cells pass kMaxRunCells.
+  absl::Status CheckRunSize() const;
   crypto::SecureRng& rng(PartyRandomSource source) { return *rngs_[static_cast<int>(source)]; }
   // Aborted once a step failed (only a Resume goes on), FailedPrecondition
   // once published; `what` names the refused step.

@@ -336,5 +336,40 @@ TEST(PartySessionTest, ARunAboveThePartysCeilingIsRefusedAtJoin) {
   EXPECT_THAT(nominal.message(), HasSubstr("ceiling per run (epsilon 10, delta 1e-05"));
 }
 
+// Whoever asks, a run that would make the party hold more than
+// kMaxRunCells topic-term or document-topic cells is refused at Join.
+TEST(PartySessionTest, ARunLargerThanThePartyHoldsIsRefusedAtJoin) {
+  static const crypto::DealtKey* const key =
+      new crypto::DealtKey(crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, 3, 2).value());
+  auto create = [](int terms, int documents, int topics) {
+    lda::Corpus corpus;
+    for (int t = 0; t < terms; ++t) corpus.vocabulary.Add("t" + std::to_string(t));
+    for (int m = 0; m < documents; ++m) corpus.documents.push_back(lda::Document{"d", {0}});
+    UnusedTransport transport;
+    PartyResources resources;
+    resources.num_parties = 3;
+    resources.key_share = &key->shares[0];
+    resources.corpus = &corpus;
+    resources.vocabulary_sha256 = "v";
+    resources.rng_factory = [](PartyRandomSource source) { return OsRng(0, source); };
+    pplda::v1::RunParameters parameters;
+    parameters.set_num_topics(topics);
+    parameters.set_alpha(0.5);
+    parameters.set_beta(0.1);
+    parameters.set_iterations(2);
+    parameters.set_draw_method("binary");
+    parameters.set_vocabulary_sha256("v");
+    return PartySession::Create("run-1", parameters, resources, transport).status();
+  };
+  // 2,100 x 65,535 = 137,623,500 cells > 2^27 = 134,217,728.
+  const absl::Status terms = create(2100, 1, 65535);
+  EXPECT_EQ(terms.code(), absl::StatusCode::kResourceExhausted) << terms;
+  EXPECT_THAT(terms.message(), HasSubstr("137623500 topic-term cells"));
+  const absl::Status documents = create(1, 2100, 65535);
+  EXPECT_EQ(documents.code(), absl::StatusCode::kResourceExhausted) << documents;
+  EXPECT_THAT(documents.message(), HasSubstr("document-topic cells"));
+  EXPECT_TRUE(create(2000, 2000, 65535).ok()) << create(2000, 2000, 65535);
+}
+
 }  // namespace
 }  // namespace pplda::party
