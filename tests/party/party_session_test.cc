@@ -71,23 +71,30 @@ TEST(PartySessionTest, APlainRunIdGoesOnToTheParameterChecks) {
 // Prepare with this party (index 0, 3 tokens) and the others' totals:
 // Prepare's first error. With UnusedTransport a run that gets past the
 // two-holder check fails at the plan comparison, the first MPC round.
-absl::Status PrepareWith(const std::vector<uint64_t>& others, bool accepted, double dp_epsilon,
-                         std::optional<PrivacyBudget> budget = std::nullopt,
-                         const std::filesystem::path& state_dir = {},
-                         const std::string& run_id = "run-1",
-                         PrivacyBudget ceiling = kDefaultRunDpCeiling, double dp_delta = 1e-5) {
+// A compute party's resources over `corpus`: party 0 of 3 with the test
+// key's share, vocabulary hash "v", OS randomness.
+PartyResources ComputePartyResources(const lda::Corpus& corpus) {
   static const crypto::DealtKey* const key =
       new crypto::DealtKey(crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, 3, 2).value());
-  lda::Corpus corpus;
-  for (const char* term : {"river", "water", "boat"}) corpus.vocabulary.Add(term);
-  corpus.documents.push_back(lda::Document{"d", {0, 1, 2}});
-  UnusedTransport transport;
   PartyResources resources;
   resources.num_parties = 3;
   resources.key_share = &key->shares[0];
   resources.corpus = &corpus;
   resources.vocabulary_sha256 = "v";
   resources.rng_factory = [](PartyRandomSource source) { return OsRng(0, source); };
+  return resources;
+}
+
+absl::Status PrepareWith(const std::vector<uint64_t>& others, bool accepted, double dp_epsilon,
+                         std::optional<PrivacyBudget> budget = std::nullopt,
+                         const std::filesystem::path& state_dir = {},
+                         const std::string& run_id = "run-1",
+                         PrivacyBudget ceiling = kDefaultRunDpCeiling, double dp_delta = 1e-5) {
+  lda::Corpus corpus;
+  for (const char* term : {"river", "water", "boat"}) corpus.vocabulary.Add(term);
+  corpus.documents.push_back(lda::Document{"d", {0, 1, 2}});
+  UnusedTransport transport;
+  PartyResources resources = ComputePartyResources(corpus);
   resources.accept_two_holder_disclosure = accepted;
   resources.privacy_budget = budget;
   resources.run_dp_ceiling = ceiling;
@@ -339,19 +346,12 @@ TEST(PartySessionTest, ARunAboveThePartysCeilingIsRefusedAtJoin) {
 // Whoever asks, a run that would make the party hold more than
 // kMaxRunCells topic-term or document-topic cells is refused at Join.
 TEST(PartySessionTest, ARunLargerThanThePartyHoldsIsRefusedAtJoin) {
-  static const crypto::DealtKey* const key =
-      new crypto::DealtKey(crypto::MakeTestKey(1024, crypto::SharingScheme::kShamir, 3, 2).value());
   auto create = [](int terms, int documents, int topics) {
     lda::Corpus corpus;
     for (int t = 0; t < terms; ++t) corpus.vocabulary.Add("t" + std::to_string(t));
     for (int m = 0; m < documents; ++m) corpus.documents.push_back(lda::Document{"d", {0}});
     UnusedTransport transport;
-    PartyResources resources;
-    resources.num_parties = 3;
-    resources.key_share = &key->shares[0];
-    resources.corpus = &corpus;
-    resources.vocabulary_sha256 = "v";
-    resources.rng_factory = [](PartyRandomSource source) { return OsRng(0, source); };
+    const PartyResources resources = ComputePartyResources(corpus);
     pplda::v1::RunParameters parameters;
     parameters.set_num_topics(topics);
     parameters.set_alpha(0.5);
