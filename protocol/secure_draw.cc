@@ -6,12 +6,16 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "crypto/mpc/cnf_ring.h"
 #include "crypto/mpc/comparison.h"
 #include "crypto/mpc/replicated_ring.h"
 
 namespace pplda::protocol {
 
 using crypto::BitShares;
+using crypto::CnfBits;
+using crypto::CnfRing;
+using crypto::CnfShares;
 using crypto::FieldElement;
 using crypto::FieldVector;
 using crypto::FullRangeMaskSpec;
@@ -32,9 +36,9 @@ namespace {
 constexpr int kMaxTopics = 1 << 16;
 constexpr int kFullRangeMaxBits = 125;  // operands < 2^125 < (p - 1) / 2
 // Replicated: the sign of a value below 2^l in magnitude on l + 1 <= 128
-// bits; conversion of b-bit values needs b + sigma <= 125.
+// bits; conversion of b-bit values up to CnfRing::MaxConversionBits (125 -
+// sigma for n = 3).
 constexpr int kReplicatedMaxBits = 128;
-constexpr int kReplicatedConversionBudget = 125;
 
 int CeilLog2(int x) {
   int bits = 0;
@@ -81,29 +85,51 @@ struct TopicTree {
   }
 };
 
-// Rounds of ReplicatedRing::LessThanZero on m bits.
-int ReplicatedSignRounds(int m) { return m >= 3 ? 2 + CeilLog2(m - 2) : 1; }
-
 // Rounds of the comparison after U T (replicated: the conversion to the
-// ring, which comes before U T, and the sign).
-int ComparisonOnlineRounds(const SecureDrawPlan& plan) {
-  if (plan.replicated) return 1 + ReplicatedSignRounds(plan.comparison_bits + 1);
+// ring, which comes before U T, and the sign; ReplicatedRing's for n = 3
+// are CnfRing's).
+int ComparisonOnlineRounds(const SecureDrawPlan& plan, int parties) {
+  if (plan.replicated) return 1 + CnfRing::SignRounds(parties, plan.comparison_bits + 1);
   return plan.full_range ? 2 + CeilLog2(FieldElement::kBits)
                          : 1 + CeilLog2(plan.comparison_bits);
 }
 
-// Ring shares of every x with x < 2^bits; the draw's values (U < 2^u,
-// weight sums < 2^weight_bits) all fit in plan.conversion_bits.
-absl::StatusOr<RingShares> ToRing(ReplicatedRing& ring, const SecureDrawPlan& plan,
-                                  const Shares& x) {
-  return ring.FromField(x, plan.conversion_bits);
+// The replicated draw runs over either ring: ReplicatedRing (n = 3, its
+// own fast path) or CnfRing (any odd n). Both hold a value as components,
+// each a vector over the elements; these apply one function to each
+// component of this party's shares.
+template <typename F>
+void ForEachComponent(RingShares& a, const RingShares& b, F f) {
+  f(a.own, b.own), f(a.next, b.next);
+}
+template <typename F>
+void ForEachComponent(CnfShares& a, const CnfShares& b, F f) {
+  for (size_t h = 0; h < a.parts.size(); ++h) f(a.parts[h], b.parts[h]);
 }
 
-RingShares RingSlice(const RingShares& a, size_t begin, size_t count) {
-  RingShares out;
-  out.own.assign(a.own.begin() + begin, a.own.begin() + begin + count);
-  out.next.assign(a.next.begin() + begin, a.next.begin() + begin + count);
+RingShares EmptyLike(const RingShares&) { return RingShares{}; }
+CnfShares EmptyLike(const CnfShares& a) {
+  return CnfShares{std::vector<std::vector<uint128>>(a.parts.size())};
+}
+
+template <typename RingValues>
+RingValues RingSlice(const RingValues& a, size_t begin, size_t count) {
+  RingValues out = EmptyLike(a);
+  ForEachComponent(out, a, [&](std::vector<uint128>& to, const std::vector<uint128>& from) {
+    to.assign(from.begin() + begin, from.begin() + begin + count);
+  });
   return out;
+}
+
+// Runs body(ring) over the ring the engine's committee uses.
+template <typename Body>
+auto WithRing(MpcEngine& engine, Body body) -> decltype(body(std::declval<CnfRing&>())) {
+  if (engine.config().replicated_three_party()) {
+    ASSIGN_OR_RETURN(ReplicatedRing ring, ReplicatedRing::Create(engine));
+    return body(ring);
+  }
+  ASSIGN_OR_RETURN(CnfRing ring, CnfRing::Create(engine));
+  return body(ring);
 }
 
 // Left weights L and totals T for every (token, internal node), token-major.
@@ -132,23 +158,24 @@ MaskSpec ComparisonMasks(const MpcConfig& config, const SecureDrawPlan& plan, si
 // [U T < 2^u L] for every element, opened to its owner only, with
 // replicated sharing: U, L and T to the ring in one round, U T in one,
 // then the sign of U T - 2^u L (|.| < 2^l) on l + 1 bits.
+template <typename Ring>
 absl::StatusOr<std::vector<std::optional<bool>>> GoLeftReplicated(
-    MpcEngine& engine, const SecureDrawPlan& plan, const Shares& uniform, const Shares& left,
+    Ring& ring, const SecureDrawPlan& plan, const Shares& uniform, const Shares& left,
     const Shares& total, absl::Span<const int> owners) {
-  ASSIGN_OR_RETURN(ReplicatedRing ring, ReplicatedRing::Create(engine));
   const size_t n = uniform.size();
   Shares all = uniform;
   all.Append(left);
   all.Append(total);
-  ASSIGN_OR_RETURN(RingShares converted, ToRing(ring, plan, all));
-  ASSIGN_OR_RETURN(RingShares scaled_total,
+  // Every value (U < 2^u, weight sums < 2^weight_bits) fits in
+  // plan.conversion_bits.
+  ASSIGN_OR_RETURN(auto converted, ring.FromField(all, plan.conversion_bits));
+  ASSIGN_OR_RETURN(auto scaled_total,
                    ring.Mul(RingSlice(converted, 0, n), RingSlice(converted, 2 * n, n)));
-  const RingShares l = RingSlice(converted, n, n);
-  for (size_t e = 0; e < n; ++e) {
-    scaled_total.own[e] -= l.own[e] << plan.uniform_bits;
-    scaled_total.next[e] -= l.next[e] << plan.uniform_bits;
-  }
-  ASSIGN_OR_RETURN(BitShares below, ring.LessThanZero(scaled_total, plan.comparison_bits + 1));
+  ForEachComponent(scaled_total, RingSlice(converted, n, n),
+                   [&](std::vector<uint128>& st, const std::vector<uint128>& l) {
+                     for (size_t e = 0; e < n; ++e) st[e] -= l[e] << plan.uniform_bits;
+                   });
+  ASSIGN_OR_RETURN(auto below, ring.LessThanZero(scaled_total, plan.comparison_bits + 1));
   return ring.OpenBitsTo(below, owners);
 }
 
@@ -178,17 +205,24 @@ absl::StatusOr<std::vector<std::optional<int>>> ToTopics(
   return out;
 }
 
-// The elements `picked` of bit-sliced shares, in that order.
-BitShares PickBits(const BitShares& bits, const std::vector<size_t>& picked) {
-  BitShares out;
-  out.count = picked.size();
-  out.own.assign((picked.size() + 63) / 64, 0);
-  out.next.assign(out.own.size(), 0);
+// The elements `picked` of bit-sliced words, in that order.
+std::vector<uint64_t> PickWords(const std::vector<uint64_t>& words,
+                                const std::vector<size_t>& picked) {
+  std::vector<uint64_t> out((picked.size() + 63) / 64, 0);
   for (size_t i = 0; i < picked.size(); ++i) {
     const size_t e = picked[i];
-    out.own[i / 64] |= ((bits.own[e / 64] >> (e % 64)) & 1) << (i % 64);
-    out.next[i / 64] |= ((bits.next[e / 64] >> (e % 64)) & 1) << (i % 64);
+    out[i / 64] |= ((words[e / 64] >> (e % 64)) & 1) << (i % 64);
   }
+  return out;
+}
+
+// The elements `picked` of bit-sliced shares, in that order.
+BitShares PickBits(const BitShares& bits, const std::vector<size_t>& picked) {
+  return BitShares{picked.size(), PickWords(bits.own, picked), PickWords(bits.next, picked)};
+}
+CnfBits PickBits(const CnfBits& bits, const std::vector<size_t>& picked) {
+  CnfBits out{picked.size(), {}};
+  for (const std::vector<uint64_t>& part : bits.parts) out.parts.push_back(PickWords(part, picked));
   return out;
 }
 
@@ -247,9 +281,9 @@ absl::StatusOr<std::vector<std::optional<FieldElement>>> OpenToOwners(MpcEngine&
 // bits[tau * cuts + j] opened to owners[tau], the same way with replicated
 // shares: OpenBitsTo for the committee's owners, every member's own
 // component to the clients.
-absl::StatusOr<std::vector<std::optional<bool>>> OpenBitsToOwners(ReplicatedRing& ring, int parties,
-                                                                  const BitShares& bits,
-                                                                  size_t cuts,
+template <typename Ring, typename Bits>
+absl::StatusOr<std::vector<std::optional<bool>>> OpenBitsToOwners(Ring& ring, int parties,
+                                                                  const Bits& bits, size_t cuts,
                                                                   absl::Span<const int> owners,
                                                                   const DrawClients* clients) {
   std::vector<size_t> committee;
@@ -270,8 +304,9 @@ absl::StatusOr<std::vector<std::optional<bool>>> OpenBitsToOwners(ReplicatedRing
   std::vector<std::optional<bool>> out(bits.count);
   for (size_t i = 0; i < mine.size(); ++i) out[mine[i]] = opened[i];
   for (size_t c = 0; c < by_client.size(); ++c) {
+    const Bits theirs = PickBits(bits, elements_of(by_client[c]));
     RETURN_IF_ERROR(clients->links->RevealBitsTo(static_cast<int>(c), clients->round,
-                                                 PickBits(bits, elements_of(by_client[c]))));
+                                                 ring.PartForClient(theirs), theirs.count));
   }
   return out;
 }
@@ -333,35 +368,31 @@ absl::StatusOr<std::vector<std::optional<int>>> DrawParallel(
 // ring in one round, U S in one, the K - 1 bits [2^u P_k - U S - 1 < 0] =
 // [2^u P_k <= U S] (|.| <= 2^l) opened to the owner, who counts them. Being
 // monotone in k (P_k is), they tell the owner its topic and nothing else.
+template <typename Ring>
 absl::StatusOr<std::vector<std::optional<int>>> InverseCdfReplicated(
-    MpcEngine& engine, const SecureDrawPlan& plan, const Shares& uniform, const Shares& sums,
+    Ring& ring, int parties, const SecureDrawPlan& plan, const Shares& uniform, const Shares& sums,
     const Shares& prefixes, absl::Span<const int> owners, const DrawClients* clients) {
-  ASSIGN_OR_RETURN(ReplicatedRing ring, ReplicatedRing::Create(engine));
   const size_t tokens = owners.size();
   const size_t cuts = static_cast<size_t>(plan.num_topics - 1);
   Shares all = uniform;
   all.Append(sums);
   all.Append(prefixes);
-  ASSIGN_OR_RETURN(RingShares converted, ToRing(ring, plan, all));
-  ASSIGN_OR_RETURN(RingShares scaled_sum, ring.Mul(RingSlice(converted, 0, tokens),
-                                                   RingSlice(converted, tokens, tokens)));
-  RingShares gap = RingSlice(converted, 2 * tokens, tokens * cuts);
-  for (size_t tau = 0; tau < tokens; ++tau) {
-    for (size_t c = 0; c < cuts; ++c) {
-      const size_t e = tau * cuts + c;
-      gap.own[e] = (gap.own[e] << plan.uniform_bits) - scaled_sum.own[tau];
-      gap.next[e] = (gap.next[e] << plan.uniform_bits) - scaled_sum.next[tau];
+  ASSIGN_OR_RETURN(auto converted, ring.FromField(all, plan.conversion_bits));
+  ASSIGN_OR_RETURN(auto scaled_sum,
+                   ring.Mul(RingSlice(converted, 0, tokens), RingSlice(converted, tokens, tokens)));
+  auto gap = RingSlice(converted, 2 * tokens, tokens * cuts);
+  ForEachComponent(gap, scaled_sum, [&](std::vector<uint128>& g, const std::vector<uint128>& us) {
+    for (size_t tau = 0; tau < tokens; ++tau) {
+      for (size_t c = 0; c < cuts; ++c) {
+        const size_t e = tau * cuts + c;
+        g[e] = (g[e] << plan.uniform_bits) - us[tau];
+      }
     }
-  }
-  // -1 on component 0: parties 0 (own) and 2 (next) hold it.
-  const int me = engine.party_id();
-  for (size_t e = 0; e < gap.size(); ++e) {
-    if (me == 0) gap.own[e] -= 1;
-    if (me == 2) gap.next[e] -= 1;
-  }
-  ASSIGN_OR_RETURN(BitShares passed, ring.LessThanZero(gap, plan.comparison_bits + 1));
-  ASSIGN_OR_RETURN(auto opened,
-                   OpenBitsToOwners(ring, engine.num_parties(), passed, cuts, owners, clients));
+  });
+  ring.AddConstant(gap, ~uint128{0});  // - 1
+  ASSIGN_OR_RETURN(auto passed, ring.LessThanZero(gap, plan.comparison_bits + 1));
+  ASSIGN_OR_RETURN(auto opened, OpenBitsToOwners(ring, parties, passed, cuts, owners, clients));
+  const int me = ring.party_id();
   std::vector<std::optional<int>> out(tokens);
   for (size_t tau = 0; tau < tokens; ++tau) {
     if (owners[tau] != me) continue;
@@ -388,7 +419,10 @@ absl::StatusOr<std::vector<std::optional<int>>> DrawInverseCdf(
     sums[tau] = prefix;
   }
   if (plan.replicated) {
-    return InverseCdfReplicated(engine, plan, masks[0].low, sums, prefixes, owners, clients);
+    return WithRing(engine, [&](auto& ring) {
+      return InverseCdfReplicated(ring, engine.num_parties(), plan, masks[0].low, sums, prefixes,
+                                  owners, clients);
+    });
   }
   ASSIGN_OR_RETURN(Shares scaled_sum, engine.Mul(masks[0].low, sums));
   Shares lhs(tokens * cuts);
@@ -459,8 +493,10 @@ absl::StatusOr<std::vector<std::optional<int>>> DrawBinarySearch(
     const Shares uniform = masks[0].low.Slice(d * tokens, tokens);
     std::vector<std::optional<bool>> decisions(tokens);
     if (plan.replicated) {
-      ASSIGN_OR_RETURN(decisions, GoLeftReplicated(engine, plan, uniform, node_left, node_total,
-                                                   owners));
+      ASSIGN_OR_RETURN(decisions, WithRing(engine, [&](auto& ring) {
+                         return GoLeftReplicated(ring, plan, uniform, node_left, node_total,
+                                                 owners);
+                       }));
     } else {
       ASSIGN_OR_RETURN(Shares go_left, GoLeft(engine, plan, uniform, node_left, node_total,
                                               masks[1].Slice(d * tokens, tokens)));
@@ -524,10 +560,10 @@ absl::StatusOr<SecureDrawPlan> PlanSecureDraw(const MpcConfig& config,
   const bool fits_statistical = plan.comparison_bits <= config.max_comparison_bits();
   const bool fits_full = plan.comparison_bits <= kFullRangeMaxBits;
   const int conversion_bits = std::max(plan.uniform_bits, options.weight_bits);
-  const bool fits_replicated = config.replicated_three_party() &&
-                               options.method != DrawMethod::kParallelTree &&
+  const int max_conversion_bits = CnfRing::MaxConversionBits(config.num_parties(), config.sigma());
+  const bool fits_replicated = config.replicated() && options.method != DrawMethod::kParallelTree &&
                                plan.comparison_bits + 1 <= kReplicatedMaxBits &&
-                               conversion_bits + config.sigma() <= kReplicatedConversionBudget;
+                               conversion_bits <= max_conversion_bits;
   switch (options.comparison) {
     case DrawComparison::kAuto:
       plan.replicated = fits_replicated;
@@ -536,10 +572,11 @@ absl::StatusOr<SecureDrawPlan> PlanSecureDraw(const MpcConfig& config,
     case DrawComparison::kReplicated:
       if (!fits_replicated) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "secure draw: replicated comparisons need 3 parties, threshold 1, pseudo-random "
-            "sharing, the binary-search or inverse-CDF draw, comparisons of at most ",
-            kReplicatedMaxBits - 1, " bits (", plan.comparison_bits, " here) and weights of at most ",
-            kReplicatedConversionBudget - config.sigma(), " bits"));
+            "secure draw: replicated comparisons need an odd number of parties n = 2t + 1, "
+            "pseudo-random sharing, the binary-search or inverse-CDF draw, comparisons of at "
+            "most ",
+            kReplicatedMaxBits - 1, " bits (", plan.comparison_bits,
+            " here) and weights of at most ", max_conversion_bits, " bits"));
       }
       plan.replicated = true;
       break;
@@ -560,7 +597,7 @@ absl::StatusOr<SecureDrawPlan> PlanSecureDraw(const MpcConfig& config,
         " (full range)"));
   }
   const TopicTree tree(num_topics);
-  const int compare = ComparisonOnlineRounds(plan);
+  const int compare = ComparisonOnlineRounds(plan, config.num_parties());
   if (options.method == DrawMethod::kInverseCdf) {
     plan.comparisons_per_token = num_topics - 1;
     plan.rounds = config.mask_rounds() + 1 + compare + 1;

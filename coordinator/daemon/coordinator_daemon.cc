@@ -195,10 +195,17 @@ void ShutDown(std::unique_ptr<RunManager>& runs, net::RelayHub* relay,
     // coordinator starts again (RunManager::ResumeUnfinished). The run's
     // thread waits in calls to the parties, so the process ends here, as a
     // kill would; every state file is replaced atomically.
-    spdlog::warn(
-        "run {}: paused after iteration {} (its last saved boundary); it resumes when "
-        "the coordinator starts again (`pplda run cancel` then ends it)",
-        active->first, active->second);
+    if (active->second >= 0) {
+      spdlog::warn(
+          "run {}: paused after iteration {} (its last saved boundary); it resumes when "
+          "the coordinator starts again (`pplda run cancel` then ends it)",
+          active->first, active->second);
+    } else {
+      spdlog::warn(
+          "run {}: paused before its first saved boundary; it starts over from Join when "
+          "the coordinator starts again (`pplda run cancel` then ends it)",
+          active->first);
+    }
     servers.server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
     if (servers.metrics_server) servers.metrics_server->Stop();
     spdlog::shutdown();

@@ -1,6 +1,7 @@
 #include "coordinator/daemon/coordinator_daemon_config.h"
 
 #include "base/status_macros.h"
+#include "net/common_daemon_config.h"
 #include "net/daemon_config_file.h"
 
 namespace pplda::coordinator {
@@ -10,15 +11,9 @@ absl::StatusOr<CoordinatorDaemonConfig> LoadCoordinatorDaemonConfig(
   ASSIGN_OR_RETURN(net::DaemonConfigFile file,
                    net::DaemonConfigFile::Load(path, net::CoordinatorConfigSchema()));
   CoordinatorDaemonConfig c;
-  ASSIGN_OR_RETURN(c.name, file.String("coordinator", "name"));
-  ASSIGN_OR_RETURN(c.consortium, file.Path("coordinator", "consortium"));
-  ASSIGN_OR_RETURN(c.vocabulary, file.Path("coordinator", "vocabulary"));
+  RETURN_IF_ERROR(net::ReadCommonDaemonConfig(file, "coordinator", c));
   ASSIGN_OR_RETURN(c.public_key, file.Path("coordinator", "public_key"));
-  ASSIGN_OR_RETURN(c.state_dir, file.Path("coordinator", "state_dir"));
   ASSIGN_OR_RETURN(c.listen, file.Address("coordinator", "listen"));
-  ASSIGN_OR_RETURN(c.metrics_listen, file.OptionalAddress("coordinator", "metrics_listen"));
-  ASSIGN_OR_RETURN(int64_t threads, file.IntOr("coordinator", "threads", 0, 0, 1024));
-  c.threads = static_cast<int>(threads);
   ASSIGN_OR_RETURN(int64_t timeout,
                    file.IntOr("coordinator", "party_call_timeout_seconds", 3600, 1, 7 * 86400));
   c.party_call_timeout_seconds = static_cast<int>(timeout);
@@ -26,9 +21,6 @@ absl::StatusOr<CoordinatorDaemonConfig> LoadCoordinatorDaemonConfig(
                    file.IntOr("coordinator", "party_restart_wait_seconds", 600, 0, 7 * 86400));
   c.party_restart_wait_seconds = static_cast<int>(restart_wait);
   ASSIGN_OR_RETURN(c.relay_capture, file.OptionalPath("coordinator", "relay_capture"));
-  ASSIGN_OR_RETURN(c.tls_ca, file.Path("tls", "ca"));
-  ASSIGN_OR_RETURN(c.tls_cert, file.Path("tls", "cert"));
-  ASSIGN_OR_RETURN(c.tls_key, file.Path("tls", "key"));
   return c;
 }
 

@@ -30,19 +30,18 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "net/common_daemon_config.h"
 
 namespace pplda::coordinator {
 
-struct CoordinatorDaemonConfig {
-  std::string name;
-  std::filesystem::path consortium, vocabulary, public_key, state_dir;
+// name, consortium, vocabulary, state_dir, metrics_listen, threads and the
+// [tls] files: net::CommonDaemonConfig's.
+struct CoordinatorDaemonConfig : net::CommonDaemonConfig {
+  std::filesystem::path public_key;
   std::string listen;
-  std::optional<std::string> metrics_listen;
-  int threads = 0;
   int party_call_timeout_seconds = 3600;
   int party_restart_wait_seconds = 600;
   std::optional<std::filesystem::path> relay_capture;
-  std::filesystem::path tls_ca, tls_cert, tls_key;
 };
 
 absl::StatusOr<CoordinatorDaemonConfig> LoadCoordinatorDaemonConfig(

@@ -142,7 +142,7 @@ std::shared_ptr<RemotePartyGroup> RunManager::NewGroup(const std::string& run_id
 std::optional<std::pair<std::string, int>> RunManager::ActiveRun() const {
   std::lock_guard<std::mutex> lock(mu_);
   if (!active_) return std::nullopt;
-  return std::make_pair(status_.run_id(), status_.iteration());
+  return std::make_pair(status_.run_id(), store_.SavedBoundary(status_.run_id()));
 }
 
 void RunManager::RestoreEnded(const std::string& run_id) {

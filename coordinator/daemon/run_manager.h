@@ -102,7 +102,8 @@ class RunManager {
   // (RunStore::SessionId): their ledgers debit each start, and nothing of
   // an earlier start is reused.
 
-  // The active run's id and last saved boundary, if a run is active.
+  // The active run's id and its last saved boundary (-1: none yet), if a
+  // run is active.
   std::optional<std::pair<std::string, int>> ActiveRun() const;
 
  private:

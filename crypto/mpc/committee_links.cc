@@ -12,7 +12,7 @@ namespace pplda::crypto {
 namespace {
 
 // Bit-sliced words of `count` bits, as little-endian bytes.
-std::vector<uint8_t> EncodeWords(const std::vector<uint64_t>& words, size_t count) {
+std::vector<uint8_t> EncodeWords(absl::Span<const uint64_t> words, size_t count) {
   const size_t needed = (count + 63) / 64;
   std::vector<uint8_t> out(needed * 8);
   for (size_t w = 0; w < needed; ++w) {
@@ -117,29 +117,22 @@ absl::StatusOr<FieldVector> CommitteeLinks::ReceiveRevealed(uint64_t round, size
   return scheme_.Reconstruct(shares, scheme_.threshold());
 }
 
-absl::Status CommitteeLinks::RevealBitsTo(int client, uint64_t round, const BitShares& bits) {
+absl::Status CommitteeLinks::RevealBitsTo(int client, uint64_t round,
+                                          absl::Span<const uint64_t> words, size_t count) {
   RETURN_IF_ERROR(RequireMember("RevealBitsTo"));
-  if (committee_size() != 3) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "RevealBitsTo: replicated shares need a committee of 3, not ", committee_size()));
-  }
   ASSIGN_OR_RETURN(const int to, ClientEndpoint(client, "RevealBitsTo"));
-  if (bits.own.size() * 64 < bits.count) {
-    return absl::InvalidArgumentError(absl::StrCat("RevealBitsTo: ", bits.own.size(),
-                                                   " words hold fewer than ", bits.count, " bits"));
+  if (words.size() * 64 < count) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("RevealBitsTo: ", words.size(), " words hold fewer than ", count, " bits"));
   }
-  return links_->Send(to, round, EncodeWords(bits.own, bits.count));
+  return links_->Send(to, round, EncodeWords(words, count));
 }
 
 absl::StatusOr<std::vector<bool>> CommitteeLinks::ReceiveRevealedBits(uint64_t round,
                                                                       size_t count) {
   RETURN_IF_ERROR(RequireClient("ReceiveRevealedBits"));
-  if (committee_size() != 3) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "ReceiveRevealedBits: replicated shares need a committee of 3, not ", committee_size()));
-  }
   std::vector<uint64_t> sum((count + 63) / 64, 0);
-  for (int j = 0; j < 3; ++j) {
+  for (int j = 0; j < committee_size(); ++j) {
     ASSIGN_OR_RETURN(std::vector<uint8_t> payload, links_->Receive(j, round));
     ASSIGN_OR_RETURN(const std::vector<uint64_t> words, DecodeWords(payload, count, j));
     for (size_t w = 0; w < sum.size(); ++w) sum[w] ^= words[w];

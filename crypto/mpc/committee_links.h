@@ -69,10 +69,12 @@ class CommitteeLinks {
   // Client: the `count` values revealed to it, from every member's shares.
   absl::StatusOr<FieldVector> ReceiveRevealed(uint64_t round, size_t count);
 
-  // Member (three members only): this member's own component of `bits`
-  // to client `client` only.
-  absl::Status RevealBitsTo(int client, uint64_t round, const BitShares& bits);
-  // Client (three members only): the `count` bits revealed to it.
+  // Member: this member's part of `count` replicated bits (its ring's
+  // PartForClient: the XOR of every member's part is the bits), bit e at
+  // bit e % 64 of words[e / 64], to client `client` only.
+  absl::Status RevealBitsTo(int client, uint64_t round, absl::Span<const uint64_t> words,
+                            size_t count);
+  // Client: the `count` bits revealed to it, the XOR of every member's part.
   absl::StatusOr<std::vector<bool>> ReceiveRevealedBits(uint64_t round, size_t count);
 
   // Client: the same `bytes` to every member.

@@ -63,6 +63,9 @@ class MpcConfig {
   bool replicated_three_party() const {
     return num_parties() == 3 && threshold() == 1 && pseudo_random_sharing_;
   }
+  // True when CNF replicated sharing (cnf_ring.h) can run on the engine:
+  // n = 2t + 1 and pseudo-random sharing (one key per set of t + 1 parties).
+  bool replicated() const { return num_parties() == 2 * threshold() + 1 && pseudo_random_sharing_; }
   // Number of uniform values summed into a mask's high part: n choose t
   // (pseudo-random) or t + 1 (dealt).
   int mask_summands() const;

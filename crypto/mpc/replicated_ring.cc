@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "crypto/mpc/bit_slices.h"
 #include "crypto/mpc/pseudo_random_sharing.h"
 #include "crypto/mpc/shamir.h"
 
@@ -52,21 +53,6 @@ std::vector<uint64_t> BytesToWords(const std::vector<uint8_t>& bytes) {
   std::vector<uint64_t> out(bytes.size() / sizeof(uint64_t), 0);
   for (size_t w = 0; w < out.size(); ++w) {
     for (int b = 7; b >= 0; --b) out[w] = (out[w] << 8) | bytes[w * 8 + b];
-  }
-  return out;
-}
-
-size_t WordsFor(size_t bits) { return (bits + 63) / 64; }
-
-// Plane k of the result holds bit k of every value.
-std::vector<uint64_t> Transpose(const std::vector<uint128>& values, int planes, size_t words) {
-  std::vector<uint64_t> out(static_cast<size_t>(planes) * words, 0);
-  for (size_t e = 0; e < values.size(); ++e) {
-    const uint128 v = values[e];
-    const uint64_t bit = uint64_t{1} << (e % 64);
-    for (int k = 0; k < planes; ++k) {
-      if ((v >> k) & 1) out[static_cast<size_t>(k) * words + e / 64] |= bit;
-    }
   }
   return out;
 }
@@ -331,7 +317,7 @@ absl::StatusOr<BitShares> ReplicatedRing::LessThanZero(const RingShares& x, int 
   }
   const size_t n = x.size(), W = WordsFor(n);
   if (n == 0) return BitShares{};
-  BitMatrix value{m, W, Transpose(x.own, m, W), Transpose(x.next, m, W)};
+  BitMatrix value{m, W, TransposeToPlanes(x.own, m, W), TransposeToPlanes(x.next, m, W)};
   ASSIGN_OR_RETURN(BitMatrix top, TopBitOfSum(value, m));
   return BitShares{n, std::move(top.own), std::move(top.next)};
 }
@@ -373,6 +359,14 @@ absl::StatusOr<std::vector<std::optional<bool>>> ReplicatedRing::OpenBitsTo(
     ++j;
   }
   return out;
+}
+
+void ReplicatedRing::AddConstant(RingShares& x, uint128 c) const {
+  if (party_ == 0) {
+    for (uint128& v : x.own) v += c;
+  } else if (party_ == 2) {
+    for (uint128& v : x.next) v += c;
+  }
 }
 
 }  // namespace pplda::crypto

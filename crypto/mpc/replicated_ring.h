@@ -84,6 +84,12 @@ class ReplicatedRing {
   absl::StatusOr<std::vector<std::optional<bool>>> OpenBitsTo(const BitShares& bits,
                                                               absl::Span<const int> receivers);
 
+  // This party's part of `bits` for a receiver outside the committee (a
+  // data holder): its own component; the XOR of the three parts is the bits.
+  std::vector<uint64_t> PartForClient(const BitShares& bits) const { return bits.own; }
+  // x + c for a public c (added to component 0: party 0's own, party 2's next).
+  void AddConstant(RingShares& x, uint128 c) const;
+
   int party_id() const { return party_; }
 
  private:

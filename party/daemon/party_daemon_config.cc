@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "net/common_daemon_config.h"
 #include "net/daemon_config_file.h"
 #include "party/party_randomness.h"
 
@@ -16,18 +17,12 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
   ASSIGN_OR_RETURN(net::DaemonConfigFile file,
                    net::DaemonConfigFile::Load(path, net::PartyConfigSchema()));
   PartyDaemonConfig c;
-  ASSIGN_OR_RETURN(c.name, file.String("party", "name"));
-  ASSIGN_OR_RETURN(c.consortium, file.Path("party", "consortium"));
+  RETURN_IF_ERROR(net::ReadCommonDaemonConfig(file, "party", c));
   ASSIGN_OR_RETURN(c.documents, file.OptionalPath("party", "documents"));
-  ASSIGN_OR_RETURN(c.vocabulary, file.Path("party", "vocabulary"));
   ASSIGN_OR_RETURN(c.key_share, file.OptionalPath("party", "key_share"));
   ASSIGN_OR_RETURN(c.public_key, file.OptionalPath("party", "public_key"));
-  ASSIGN_OR_RETURN(c.state_dir, file.Path("party", "state_dir"));
   ASSIGN_OR_RETURN(c.listen, file.OptionalAddress("party", "listen"));
   ASSIGN_OR_RETURN(c.box_key, file.OptionalPath("party", "box_key"));
-  ASSIGN_OR_RETURN(c.metrics_listen, file.OptionalAddress("party", "metrics_listen"));
-  ASSIGN_OR_RETURN(int64_t threads, file.IntOr("party", "threads", 0, 0, 1024));
-  c.threads = static_cast<int>(threads);
   ASSIGN_OR_RETURN(std::optional<int64_t> seed,
                    file.OptionalInt("party", "initial_topics_seed", 0, INT64_MAX));
   if (seed.has_value()) c.initial_topics_seed = static_cast<uint64_t>(*seed);
@@ -75,9 +70,6 @@ absl::StatusOr<PartyDaemonConfig> LoadPartyDaemonConfig(const std::filesystem::p
   c.window_words = static_cast<int>(window);
   ASSIGN_OR_RETURN(int64_t cap, file.IntOr("input", "max_tokens", 0, 0, 1 << 30));
   c.max_tokens = static_cast<int>(cap);
-  ASSIGN_OR_RETURN(c.tls_ca, file.Path("tls", "ca"));
-  ASSIGN_OR_RETURN(c.tls_cert, file.Path("tls", "cert"));
-  ASSIGN_OR_RETURN(c.tls_key, file.Path("tls", "key"));
   return c;
 }
 

@@ -59,23 +59,20 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "net/common_daemon_config.h"
 #include "party/party_resources.h"
 #include "party/privacy_ledger.h"
 
 namespace pplda::party {
 
-struct PartyDaemonConfig {
-  std::string name;
-  std::filesystem::path consortium;
+// name, consortium, vocabulary, state_dir, metrics_listen, threads and the
+// [tls] files: net::CommonDaemonConfig's.
+struct PartyDaemonConfig : net::CommonDaemonConfig {
   std::optional<std::filesystem::path> documents;
-  std::filesystem::path vocabulary;
   std::optional<std::filesystem::path> key_share;   // compute parties
   std::optional<std::filesystem::path> public_key;  // data holders
-  std::filesystem::path state_dir;
-  std::optional<std::string> listen;  // absent in relay mode
+  std::optional<std::string> listen;                // absent in relay mode
   std::optional<std::filesystem::path> box_key;
-  std::optional<std::string> metrics_listen;
-  int threads = 0;
   std::optional<uint64_t> initial_topics_seed;
   int receive_timeout_seconds = 600;
   bool accept_two_holder_disclosure = false;
@@ -87,7 +84,6 @@ struct PartyDaemonConfig {
   std::string split = "none";
   int window_words = 100;
   int max_tokens = 0;
-  std::filesystem::path tls_ca, tls_cert, tls_key;
 };
 
 // Loads and validates `path`; insecure_deterministic_rng_seed is refused when

@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "base/status_macros.h"
 #include "crypto/conversion/share_conversion.h"
+#include "crypto/mpc/cnf_ring.h"
 #include "crypto/mpc/comparison.h"
 #include "crypto/mpc/mpc_testing.h"
 #include "crypto/mpc/reciprocal.h"
@@ -138,6 +139,41 @@ BENCHMARK(BM_ReplicatedLessThan)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// The same with CNF replicated sharing (cnf_ring.h) for any odd committee:
+// what the draw of a committee of five uses where Shamir sharing needs the
+// full-range comparison (BM_LessThanFullRange/parties:5 is the baseline).
+// Args: parties, bits, batch size.
+void BM_CnfLessThan(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const int bits = static_cast<int>(state.range(1));
+  const size_t batch = state.range(2);
+  auto bed = MakeBed(n, 9);
+  SeededRng rng(10);
+  auto a = bed->Share(RandomBoundedVector(rng, batch, bits));
+  auto b = bed->Share(RandomBoundedVector(rng, batch, bits));
+  TimeBatch(state, *bed, batch, [&](MpcEngine& e) -> absl::Status {
+    ASSIGN_OR_RETURN(CnfRing ring, CnfRing::Create(e));
+    Shares both = a[e.party_id()];
+    both.Append(b[e.party_id()]);
+    ASSIGN_OR_RETURN(CnfShares r, ring.FromField(both, bits));
+    CnfShares diff;
+    for (const std::vector<uint128>& part : r.parts) {
+      std::vector<uint128> d(batch);
+      for (size_t i = 0; i < batch; ++i) d[i] = part[i] - part[batch + i];
+      diff.parts.push_back(std::move(d));
+    }
+    return ring.LessThanZero(diff, bits + 1).status();
+  });
+}
+BENCHMARK(BM_CnfLessThan)
+    ->ArgNames({"parties", "bits", "batch"})
+    ->Args({3, 64, 10000})
+    ->Args({5, 64, 10000})
+    ->Args({5, 103, 10000})
+    ->Args({7, 64, 10000})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 void BM_Equal(benchmark::State& state) {
   const int bits = static_cast<int>(state.range(0));
   const size_t batch = state.range(1);
@@ -155,9 +191,10 @@ BENCHMARK(BM_Equal)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// Args: batch size, parties.
 void BM_LessThanFullRange(benchmark::State& state) {
   const size_t batch = state.range(0);
-  auto bed = MakeBed(3, 7);
+  auto bed = MakeBed(static_cast<int>(state.range(1)), 7);
   SeededRng rng(8);
   auto a = bed->Share(RandomBoundedVector(rng, batch, 125));
   auto b = bed->Share(RandomBoundedVector(rng, batch, 125));
@@ -166,8 +203,9 @@ void BM_LessThanFullRange(benchmark::State& state) {
   });
 }
 BENCHMARK(BM_LessThanFullRange)
-    ->ArgNames({"batch"})
-    ->Arg(10000)
+    ->ArgNames({"batch", "parties"})
+    ->Args({10000, 3})
+    ->Args({10000, 5})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -150,30 +150,31 @@ TEST(CommitteeLinksErrorsTest, AnInconsistentRevealIsRefusedNamingTheMember) {
   EXPECT_THAT(client_status.message(), HasSubstr("party 2"));
 }
 
-TEST(CommitteeLinksBitsTest, ReplicatedComponentsXorToTheBits) {
-  CommitteeAndClients c(3, 1, 1);
-  // 70 bits over two words: component j of word w is a fixed pattern, the
-  // secret the XOR of the three.
-  const std::vector<std::vector<uint64_t>> components = {
-      {0x0123456789abcdefULL, 0x15}, {0xfedcba9876543210ULL, 0x2a}, {0x0f0f0f0f0f0f0f0fULL, 0x3f}};
-  std::vector<bool> revealed;
-  absl::Status status = c.links->RunParties([&](int p) -> absl::Status {
-    CommitteeLinks links = c.Links(p);
-    if (links.is_client()) {
-      ASSIGN_OR_RETURN(revealed, links.ReceiveRevealedBits(5, 70));
-      return absl::OkStatus();
+// Each member's part of 70 bits over two words is a fixed pattern; the
+// client learns their XOR, for a committee of three and of five.
+TEST(CommitteeLinksBitsTest, TheMembersPartsXorToTheBits) {
+  for (int members : {3, 5}) {
+    CommitteeAndClients c(members, (members - 1) / 2, 1);
+    std::vector<std::vector<uint64_t>> parts;
+    for (int p = 0; p < members; ++p) {
+      parts.push_back({0x0123456789abcdefULL * (2 * p + 1), uint64_t{0x15} << p});
     }
-    BitShares bits;
-    bits.count = 70;
-    bits.own = components[p];
-    bits.next = components[(p + 1) % 3];
-    return links.RevealBitsTo(0, 5, bits);
-  });
-  ASSERT_TRUE(status.ok()) << status;
-  ASSERT_EQ(revealed.size(), 70u);
-  for (size_t e = 0; e < 70; ++e) {
-    const uint64_t word = components[0][e / 64] ^ components[1][e / 64] ^ components[2][e / 64];
-    EXPECT_EQ(revealed[e], ((word >> (e % 64)) & 1) == 1) << e;
+    std::vector<bool> revealed;
+    absl::Status status = c.links->RunParties([&](int p) -> absl::Status {
+      CommitteeLinks links = c.Links(p);
+      if (links.is_client()) {
+        ASSIGN_OR_RETURN(revealed, links.ReceiveRevealedBits(5, 70));
+        return absl::OkStatus();
+      }
+      return links.RevealBitsTo(0, 5, parts[p], 70);
+    });
+    ASSERT_TRUE(status.ok()) << status;
+    ASSERT_EQ(revealed.size(), 70u);
+    for (size_t e = 0; e < 70; ++e) {
+      uint64_t word = 0;
+      for (const auto& part : parts) word ^= part[e / 64];
+      EXPECT_EQ(revealed[e], ((word >> (e % 64)) & 1) == 1) << members << " members, bit " << e;
+    }
   }
 }
 
@@ -199,14 +200,8 @@ TEST(CommitteeLinksErrorsTest, BadCallsAreRefused) {
   EXPECT_THAT(member.RevealTo(1, 1, Shares(1)).message(), HasSubstr("client 1 is outside [0, 1)"));
   EXPECT_THAT(member.ReceiveFromClient(-1, 1).status().message(),
               HasSubstr("client -1 is outside"));
-  BitShares short_bits;
-  short_bits.count = 65;
-  short_bits.own = {0};
-  EXPECT_THAT(member.RevealBitsTo(0, 1, short_bits).message(), HasSubstr("fewer than 65 bits"));
-
-  CommitteeAndClients five(5, 2, 1);
-  EXPECT_THAT(five.Links(0).RevealBitsTo(0, 1, short_bits).message(),
-              HasSubstr("need a committee of 3, not 5"));
+  const std::vector<uint64_t> one_word = {0};
+  EXPECT_THAT(member.RevealBitsTo(0, 1, one_word, 65).message(), HasSubstr("fewer than 65 bits"));
 }
 
 TEST(CommitteeLinksErrorsTest, AWrongSizedInputIsRefusedNamingTheClient) {

@@ -117,9 +117,12 @@ TEST_F(CoordinatorRestartTest, AKilledCoordinatorResumesAndPublishesTheSameModel
   // cancelling it: the daemon exits by itself and the run resumes.
   absl::StatusOr<std::string> paused = Start();
   ASSERT_TRUE(paused.ok()) << paused.status();
-  E2E_ASSERT_OK(consortium_.coordinator().WaitForLog("iteration 1 done", std::chrono::seconds(60)));
+  // Its own line: earlier runs' "iteration 1 done" are in the same log.
+  E2E_ASSERT_OK(consortium_.coordinator().WaitForLog(
+      absl::StrCat("run ", *paused, ": iteration 1 done"), std::chrono::seconds(60)));
   EXPECT_TRUE(consortium_.coordinator().Stop()) << "SIGTERM did not end the coordinator";
-  EXPECT_THAT(consortium_.coordinator().LogText(), HasSubstr("paused after iteration"));
+  EXPECT_THAT(consortium_.coordinator().LogText(),
+              HasSubstr(absl::StrCat("run ", *paused, ": paused after iteration ")));
   E2E_ASSERT_OK(consortium_.StartCoordinator());
   absl::StatusOr<nlohmann::json> model = WaitForModel(*paused, "paused.json");
   ASSERT_TRUE(model.ok()) << model.status() << consortium_.Logs();

@@ -192,6 +192,52 @@ TEST(SecureDrawTest, FivePartiesBinarySearchWithStatisticalComparison) {
   }
 }
 
+// Committees of five and seven compare on CNF replicated shares (cnf_ring.h)
+// by default: 80-bit weights, beyond their statistical comparison, drawn
+// exactly in the plan's rounds with no comparison masks.
+TEST(SecureDrawTest, LargerCommitteesDrawWithReplicatedComparisons) {
+  for (int parties : {5, 7}) {
+    for (DrawMethod method : {DrawMethod::kInverseCdf, DrawMethod::kBinarySearch}) {
+      auto bed = crypto::MpcTestbed::Create(parties, (parties - 1) / 2, 54).value();
+      const SecureDrawOptions options{5, 80, method, DrawComparison::kAuto};
+      const SecureDrawPlan plan = PlanSecureDraw(bed->config(), options).value();
+      EXPECT_TRUE(plan.replicated) << parties;
+      EXPECT_EQ(SecureDrawMaskSpecs(bed->config(), plan, 3).size(), 1u);
+      std::vector<int64_t> weights = {0, 1LL << 62, 0, 1LL << 62, 0,          // token 0
+                                      0, 0,         0, 0,         1LL << 62,  // token 1 -> 4
+                                      5, 0,         0, 0,         0};         // token 2 -> 0
+      const std::vector<int> owners = {0, 1, parties - 1};
+      auto out = RunDraw(*bed, weights, owners, options);
+      ASSERT_TRUE(out.ok()) << out.status();
+      const std::vector<int> topics = OwnersView(*out, owners);
+      EXPECT_TRUE(topics[0] == 1 || topics[0] == 3) << topics[0];
+      EXPECT_EQ(topics[1], 4);
+      EXPECT_EQ(topics[2], 0);
+      EXPECT_EQ(out->rounds, static_cast<uint64_t>(plan.rounds)) << parties;
+    }
+  }
+}
+
+// Weights (1, 3): Binomial(1000, 3/4) ones, sd ~ 13.7; 5 sd, two-sided
+// error < 1e-6.
+TEST(SecureDrawTest, FivePartyReplicatedDrawFollowsTheWeights) {
+  auto bed = crypto::MpcTestbed::Create(5, 2, 55).value();
+  std::vector<int64_t> weights;
+  std::vector<int> owners;
+  for (int tau = 0; tau < 1000; ++tau) {
+    weights.push_back(1);
+    weights.push_back(3);
+    owners.push_back(tau % 5);
+  }
+  const SecureDrawOptions options{2, 8, DrawMethod::kInverseCdf};
+  ASSERT_TRUE(PlanSecureDraw(bed->config(), options).value().replicated);
+  auto out = RunDraw(*bed, weights, owners, options);
+  ASSERT_TRUE(out.ok()) << out.status();
+  int ones = 0;
+  for (int t : OwnersView(*out, owners)) ones += t == 1;
+  EXPECT_NEAR(ones, 750, 69);
+}
+
 TEST(SecureDrawTest, PlanReportsDepthBitsAndComparisons) {
   auto config = crypto::MpcConfig::Create(3, 1).value();
   constexpr DrawComparison kField = DrawComparison::kStatistical;
@@ -287,16 +333,18 @@ TEST(SecureDrawTest, BadOptionsAndInputsAreRejected) {
   EXPECT_THAT(plan.status().message(), HasSubstr("126-bit comparisons"));
   plan = PlanSecureDraw(config, {4, 50, DrawMethod::kParallelTree, DrawComparison::kStatistical});
   EXPECT_THAT(plan.status().message(), HasSubstr("the limit is 83 (statistical)"));
-  // Replicated comparisons: 3 parties with pair keys, no parallel tree,
-  // comparisons of at most 127 bits, weights of at most 85.
+  // Replicated comparisons: an odd committee with pseudo-random sharing,
+  // no parallel tree, comparisons of at most 127 bits, weights of at most
+  // 85 (n = 3).
   for (auto [parties, threshold, method, bits] :
-       {std::tuple{5, 2, DrawMethod::kBinarySearch, 20},
+       {std::tuple{4, 1, DrawMethod::kBinarySearch, 20},
         std::tuple{3, 1, DrawMethod::kParallelTree, 20},
         std::tuple{3, 1, DrawMethod::kBinarySearch, 86}}) {
     auto other = crypto::MpcConfig::Create(parties, threshold).value();
     plan = PlanSecureDraw(other, {4, bits, method, DrawComparison::kReplicated});
     EXPECT_EQ(plan.status().code(), absl::StatusCode::kInvalidArgument) << bits;
-    EXPECT_THAT(plan.status().message(), HasSubstr("replicated comparisons need 3 parties"));
+    EXPECT_THAT(plan.status().message(),
+                HasSubstr("replicated comparisons need an odd number of parties"));
   }
   EXPECT_TRUE(PlanSecureDraw(config, {4, 85, DrawMethod::kBinarySearch}).value().replicated);
   auto dealt =
