@@ -81,13 +81,13 @@ TEST_P(DataHoldersTest, TheModelIsTheCountsOfTheHoldersTopics) {
   for (int p = 0; p < n; ++p) EXPECT_TRUE(result->assignments[p].empty());
 
   // What each holder received on its links: from every member, per
-  // iteration, the 32-byte attestation and its tokens' topics (n = 3:
-  // K - 1 replicated bits per token in 64-bit words; n = 5: one field
-  // element per token). Nothing else reaches it.
+  // iteration, the 32-byte attestation and its tokens' topics (its part
+  // of K - 1 replicated bits per token in 64-bit words, for n = 3 and 5
+  // alike). Nothing else reaches it.
   for (int i = 0; i < holders; ++i) {
     int64_t tokens = 0;
     for (const auto& d : parties[i].documents) tokens += static_cast<int64_t>(d.size());
-    const uint64_t reveal = n == 3 ? 8 * ((tokens * (kTopics - 1) + 63) / 64) : 16 * tokens;
+    const uint64_t reveal = 8 * ((tokens * (kTopics - 1) + 63) / 64);
     EXPECT_EQ(result->stats.link_bytes_received[n + i], 2u * n * (32 + reveal)) << "holder " << i;
   }
 }
